@@ -1,0 +1,1 @@
+"""The dominokit conformance kit: protocol driver, runner, golden traces and reports."""

@@ -1,0 +1,72 @@
+"""Shared test configuration: the ``rule`` marker, hypothesis profiles, and a stale-install guard.
+
+The package maps the top-level folders into ``dominokit.*`` at build time, so the tests import
+the installed copy. A developer who edits a file and forgets ``pip install .`` would silently
+test old code; the guard below stops the run with the command to fix it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+REPO = Path(__file__).resolve().parent.parent
+MAPPED_FOLDERS = ("spec", "reference", "conformance")
+
+# "ci" is deterministic and bounded, for CI and everyday runs; "hunt" is for bug hunting:
+# HYPOTHESIS_PROFILE=hunt python -m pytest tests/test_properties.py
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    max_examples=30,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "hunt",
+    max_examples=2000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "rule(*ids): the spec rule ids this test checks (read by the coverage gate)"
+    )
+    stale = _stale_files()
+    if stale:
+        listed = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
+        pytest.exit(
+            f"the installed dominokit differs from this checkout ({listed}); "
+            "run `python -m pip install .` first",
+            returncode=4,
+        )
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _stale_files() -> list[str]:
+    """Checkout files whose installed copy is missing or different (empty when run live)."""
+    import dominokit.reference
+
+    installed_root = Path(dominokit.reference.__file__).resolve().parent.parent
+    stale = []
+    for folder in MAPPED_FOLDERS:
+        for source in sorted((REPO / folder).rglob("*")):
+            if not source.is_file() or "__pycache__" in source.parts:
+                continue
+            relative = source.relative_to(REPO)
+            installed = installed_root / relative
+            if not installed.is_file() or _digest(installed) != _digest(source):
+                stale.append(str(relative))
+    return stale

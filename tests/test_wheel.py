@@ -1,0 +1,67 @@
+"""The built wheel works on its own: data ships inside it and nothing depends on the checkout.
+
+Slow (it builds a wheel and a virtual environment), so it runs once, as one test module.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the wheel, install it with its dependencies into a fresh venv; return the venv."""
+    work = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
+         str(REPO)],
+        check=True,
+    )
+    wheels = list((work / "dist").glob("dominokit-*.whl"))
+    assert len(wheels) == 1, wheels
+    env_dir = work / "venv"
+    venv.create(env_dir, with_pip=True)
+    subprocess.run(
+        [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
+         "--disable-pip-version-check", str(wheels[0])],
+        check=True,
+    )
+    return env_dir
+
+
+def _run(env_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(env_dir / "bin" / "dominokit"), *args],
+        cwd=cwd, capture_output=True, text=True, timeout=300, check=False,
+    )
+
+
+def test_wheel_contains_data_under_dominokit(installed_wheel: Path) -> None:
+    site = next((installed_wheel / "lib").glob("python*/site-packages"))
+    assert (site / "dominokit" / "spec" / "variants" / "poldomino.yaml").is_file()
+    assert (site / "dominokit" / "spec" / "schema" / "variant.schema.json").is_file()
+    assert (site / "dominokit" / "reference" / "py.typed").is_file()
+    # No generic top-level import names leak into site-packages.
+    for generic in ("reference", "conformance", "spec"):
+        assert not (site / generic).exists()
+
+
+def test_installed_command_runs_from_any_folder(installed_wheel: Path, tmp_path: Path) -> None:
+    played = _run(installed_wheel, tmp_path, "play", "szczerbak", "--seed", "3")
+    assert played.returncode == 0, played.stderr
+    assert "Szczerbak" in played.stdout
+    checked = _run(installed_wheel, tmp_path, "spec", "check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    where = subprocess.run(
+        [str(installed_wheel / "bin" / "python"), "-c",
+         "import dominokit.reference as r; print(r.__file__)"],
+        cwd=tmp_path, capture_output=True, text=True, check=True,
+    )
+    assert str(installed_wheel) in where.stdout
