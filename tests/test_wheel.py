@@ -5,6 +5,7 @@ Slow (it builds a wheel and a virtual environment), so it runs once, as one test
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import venv
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# The installed copy must stand alone: no PYTHONPATH pointing back into a checkout.
+CLEAN_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +34,7 @@ def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     subprocess.run(
         [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
          "--disable-pip-version-check", str(wheels[0])],
-        check=True,
+        env=CLEAN_ENV, check=True,
     )
     return env_dir
 
@@ -39,7 +42,7 @@ def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _run(env_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(env_dir / "bin" / "dominokit"), *args],
-        cwd=cwd, capture_output=True, text=True, timeout=300, check=False,
+        cwd=cwd, env=CLEAN_ENV, capture_output=True, text=True, timeout=300, check=False,
     )
 
 
@@ -62,6 +65,6 @@ def test_installed_command_runs_from_any_folder(installed_wheel: Path, tmp_path:
     where = subprocess.run(
         [str(installed_wheel / "bin" / "python"), "-c",
          "import dominokit.reference as r; print(r.__file__)"],
-        cwd=tmp_path, capture_output=True, text=True, check=True,
+        cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True, check=True,
     )
     assert str(installed_wheel) in where.stdout

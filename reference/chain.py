@@ -1,0 +1,121 @@
+"""Chain-table mechanics: open ends, matching, parity, and laying a tile on an end.
+
+The chain games (Poldomino, Szczerbak, Progressive) differ only in how many ends are open,
+how the chain starts and which tiles fit an end; those choices arrive as Rules values, so the
+functions here never ask which variant they serve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from dominokit.reference.notation import Action, End
+from dominokit.reference.rules import Rules
+from dominokit.reference.tiles import Tile
+
+Oriented = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ChainTable:
+    """The chain, oriented left to right, and its open end pips (None: empty or dead end)."""
+
+    tiles: tuple[Oriented, ...] = ()
+    left: int | None = None
+    right: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        """No tile on the table yet: the next placement is the opening."""
+        return not self.tiles
+
+    def end_pip(self, end: End) -> int | None:
+        """The pip showing on ``end``, or None when that end is not open."""
+        return self.left if end == "L" else self.right
+
+    def open_ends(self) -> Iterator[tuple[End, int]]:
+        """The open ends, left first, with their pips."""
+        if self.left is not None:
+            yield "L", self.left
+        if self.right is not None:
+            yield "R", self.right
+
+    def to_json(self) -> dict[str, object]:
+        """The ``table`` object of HandState JSON."""
+        return {"kind": "chain", "tiles": [list(t) for t in self.tiles],
+                "left": self.left, "right": self.right}
+
+
+def start_from_widow(widow: tuple[int, int]) -> tuple[ChainTable, int]:
+    """The chain a widow opening gives, and the starter (R-SZC-02).
+
+    The widow lies dead half left; its higher half is the one open end, and the player it faces
+    (x faces player 0, y player 1) starts.
+    """
+    x, y = widow
+    dead, live = min(x, y), max(x, y)
+    return ChainTable(((dead, live),), None, live), (0 if x > y else 1)
+
+
+def open_with(table: ChainTable, rules: Rules, tile: Tile) -> ChainTable:
+    """The chain after the opening tile: low half left (R-ALL-09); one-ended chains grow right."""
+    left = tile.low if rules.table.ends == 2 else None
+    return ChainTable(((tile.low, tile.high),), left, tile.high)
+
+
+def fits(rules: Rules, end_pip: int, tile: Tile, touch: int) -> str | None:
+    """Why ``tile`` touching with ``touch`` does not fit an end showing ``end_pip``, or None.
+
+    Answers "matching" or "parity" so the caller can cite the right rule. Under the parity
+    policy a blank end takes any tile either way round (R-SZC-05); elsewhere the touching half
+    must equal the end (R-POL-04) and, under parity, the far half must be blank or of the other
+    parity (R-SZC-04).
+    """
+    other = tile.other(touch)
+    if rules.parity.policy == "opposite_or_blank":
+        if end_pip == 0:
+            return None
+        if touch != end_pip:
+            return "matching"
+        if other != 0 and other % 2 == end_pip % 2:
+            return "parity"
+        return None
+    return None if touch == end_pip else "matching"
+
+
+def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]:
+    """Every chain play from ``hand`` onto the open ends (the table is not empty).
+
+    Each end and each touching half is its own action (R-ALL-09, R-SZC-05); a double shows
+    one half, so it is one action per end.
+    """
+    out: list[Action] = []
+    ends = list(table.open_ends())
+    for tile in sorted(set(hand)):
+        for end, pip in ends:
+            for touch in (tile.low,) if tile.is_double else (tile.low, tile.high):
+                if fits(rules, pip, tile, touch) is None:
+                    out.append(Action.chain(tile, end, touch))
+    return out
+
+
+def can_play(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> bool:
+    """True when some tile of ``hand`` fits an open end (or the chain is still empty)."""
+    ends = list(table.open_ends())
+    if table.empty:
+        return any(True for _ in hand)
+    return any(
+        fits(rules, pip, tile, touch) is None
+        for tile in set(hand)
+        for _, pip in ends
+        for touch in (tile.low, tile.high)
+    )
+
+
+def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
+    """The chain with ``tile`` on ``end``, ``touch`` against it; the far half becomes the end."""
+    other = tile.other(touch)
+    if end == "L":
+        return ChainTable(((other, touch), *table.tiles), other, table.right)
+    return ChainTable((*table.tiles, (touch, other)), table.left, other)

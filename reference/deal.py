@@ -1,0 +1,211 @@
+"""Deals as data (R-ALL-03): who holds what, the ordered stock, and the widow.
+
+Every engine replays the same deal, so a deal is a plain value with one canonical JSON form,
+checked against the variant before a hand starts. ``random_deal`` is only a convenience for
+making deals; the randomness stops at the Deal it returns.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from dominokit.reference.errors import DealError
+from dominokit.reference.rules import Rules
+from dominokit.reference.tiles import Tile
+
+Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The chance part of a hand; hands and out_of_play are kept sorted, the stock in order.
+
+    ``widow`` is the oriented widow ``(x, y)``: x faces player 0, y faces player 1 (R-SZC-02).
+    """
+
+    hands: Hands
+    stock: tuple[Tile, ...] = ()
+    out_of_play: tuple[Tile, ...] = ()
+    starter: int | None = None
+    widow: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.hands) != 2:
+            raise DealError(f"a deal has two hands, got {len(self.hands)}")
+        object.__setattr__(self, "hands", (tuple(sorted(self.hands[0])),
+                                           tuple(sorted(self.hands[1]))))
+        object.__setattr__(self, "stock", tuple(self.stock))
+        object.__setattr__(self, "out_of_play", tuple(sorted(self.out_of_play)))
+        if self.starter not in (None, 0, 1) or isinstance(self.starter, bool):
+            raise DealError(f"starter must be 0, 1 or null, got {self.starter!r}")
+        if self.widow is not None:
+            widow = tuple(self.widow)
+            if len(widow) != 2 or not all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in widow
+            ):
+                raise DealError(f"widow must be [x, y] pips, got {self.widow!r}")
+            object.__setattr__(self, "widow", (widow[0], widow[1]))
+
+    def all_tiles(self) -> list[Tile]:
+        """Every tile the deal mentions, the widow included."""
+        tiles = [*self.hands[0], *self.hands[1], *self.stock, *self.out_of_play]
+        if self.widow is not None:
+            tiles.append(Tile.of(*self.widow))
+        return tiles
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON form (deal.schema.json)."""
+        return {
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "stock": [str(t) for t in self.stock],
+            "out_of_play": [str(t) for t in self.out_of_play],
+            "starter": self.starter,
+            "widow": list(self.widow) if self.widow is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Deal:
+        """Read a deal's JSON form; DealError names what is malformed."""
+        if not isinstance(data, Mapping):
+            raise DealError(f"a deal is a JSON object, got {data!r}")
+        unknown = set(data) - {"hands", "stock", "out_of_play", "starter", "widow"}
+        if unknown:
+            raise DealError(f"unknown deal keys: {sorted(unknown)}")
+        hands = data.get("hands")
+        if not (isinstance(hands, list) and len(hands) == 2):
+            raise DealError(f"deal.hands must be two lists of tiles, got {hands!r}")
+        return cls(
+            hands=(_tiles(hands[0], "hands[0]"), _tiles(hands[1], "hands[1]")),
+            stock=_tiles(data.get("stock", []), "stock"),
+            out_of_play=_tiles(data.get("out_of_play", []), "out_of_play"),
+            starter=data.get("starter"),
+            widow=_widow(data.get("widow")),
+        )
+
+
+def _tiles(raw: Any, where: str) -> tuple[Tile, ...]:
+    if not isinstance(raw, list):
+        raise DealError(f"deal.{where} must be a list of tiles, got {raw!r}")
+    try:
+        return tuple(Tile.parse(text) for text in raw)
+    except ValueError as exc:
+        raise DealError(f"deal.{where}: {exc}") from exc
+
+
+def _widow(raw: Any) -> tuple[int, int] | None:
+    if raw is None:
+        return None
+    if not (isinstance(raw, list) and len(raw) == 2):
+        raise DealError(f"deal.widow must be [x, y] or null, got {raw!r}")
+    return raw[0], raw[1]
+
+
+def _counts(tiles: Iterable[Tile]) -> Counter[Tile]:
+    return Counter(tiles)
+
+
+def one_set_each(rules: Rules) -> bool:
+    """True when every player is dealt one whole copy of the set (R-PIJ-11).
+
+    The vocabulary has no word for this deal; it is the only deal in which as many sets as
+    players are dealt out completely, a set's worth to each, so it is read from those numbers.
+    """
+    one = len(rules.tiles.tiles) // rules.tiles.copies
+    return (rules.tiles.copies == 2 and rules.setup.remainder == "none"
+            and rules.setup.hand_size == one)
+
+
+def validate_deal(rules: Rules, deal: Deal) -> None:
+    """Raise DealError, citing the rule, unless the deal fits the variant's setup."""
+    setup = rules.setup
+    have, want = _counts(deal.all_tiles()), _counts(rules.tiles.tiles)
+    if have != want:
+        extra = sorted((have - want).elements())
+        missing = sorted((want - have).elements())
+        raise DealError(
+            "the deal's tiles are not the variant's tile set"
+            + (f"; extra: {' '.join(map(str, extra))}" if extra else "")
+            + (f"; missing: {' '.join(map(str, missing))}" if missing else ""),
+            rules.tiles.rule,
+        )
+    sizes = (len(deal.hands[0]), len(deal.hands[1]))
+    if setup.hand_size is not None:
+        if sizes != (setup.hand_size, setup.hand_size):
+            raise DealError(f"hands must hold {setup.hand_size} tiles each, got {sizes}",
+                            setup.rule)
+    elif sizes not in rules.match.schedule_sizes():
+        raise DealError(f"hand sizes {sizes} do not occur in the match schedule", setup.rule)
+    if one_set_each(rules):
+        one = _counts(rules.tiles.tiles[::rules.tiles.copies])
+        for player, hand in enumerate(deal.hands):
+            if _counts(hand) != one:
+                raise DealError(f"player {player} must hold one complete set", setup.rule)
+    remainder = {"stock": deal.stock, "out_of_play": deal.out_of_play}
+    for name, tiles in remainder.items():
+        if tiles and setup.remainder != name:
+            raise DealError(f"this variant deals no {name} (remainder: {setup.remainder})",
+                            setup.rule)
+    if (deal.widow is not None) != (setup.remainder == "widow"):
+        raise DealError("a widow is dealt exactly when the remainder is the widow", setup.rule)
+    if deal.widow is not None and deal.widow[0] == deal.widow[1]:
+        raise DealError(f"the widow cannot be a double, got {deal.widow}", setup.rule)
+    if setup.starter == "widow" and deal.starter is not None:
+        raise DealError("the widow decides the starter; deal.starter must be null", setup.rule)
+    if setup.starter == "alternate" and deal.starter is None:
+        raise DealError("a hand on its own needs deal.starter 0 or 1", setup.rule)
+
+
+def random_deal(
+    rules: Rules,
+    rng: random.Random,
+    *,
+    hand_sizes: tuple[int, int] | None = None,
+    starter: int | None = None,
+) -> Deal:
+    """Shuffle the variant's tiles with ``rng`` and deal them; the result is plain data.
+
+    Without ``hand_sizes`` the setup's hand size is used (a scheduled variant needs them).
+    Without ``starter`` an alternating variant draws the starter by lot from ``rng``.
+    """
+    setup = rules.setup
+    if hand_sizes is None:
+        if setup.hand_size is None:
+            raise DealError("this variant's hand sizes come from the match schedule; "
+                            "pass hand_sizes", setup.rule)
+        hand_sizes = (setup.hand_size, setup.hand_size)
+    tiles = list(rules.tiles.tiles)
+    if one_set_each(rules):
+        # tile_set lists each tile's copies together: even indexes are one set, odd the other.
+        tiles = [*tiles[0::2], *tiles[1::2]]
+    else:
+        rng.shuffle(tiles)
+    a, b = hand_sizes
+    if a < 0 or b < 0 or a + b > len(tiles):
+        raise DealError(f"cannot deal hands of {hand_sizes} from {len(tiles)} tiles", setup.rule)
+    hands: Hands = (tuple(tiles[:a]), tuple(tiles[a:a + b]))
+    rest = tiles[a + b:]
+    stock: list[Tile] = []
+    out: list[Tile] = []
+    widow: tuple[int, int] | None = None
+    if setup.remainder == "stock":
+        stock = rest
+    elif setup.remainder == "out_of_play":
+        out = rest
+    elif setup.remainder == "widow":
+        if len(rest) != 1:
+            raise DealError(f"a widow deal leaves one tile, not {len(rest)}", setup.rule)
+        tile = rest[0]
+        widow = (tile.low, tile.high) if rng.randrange(2) == 0 else (tile.high, tile.low)
+    elif rest:
+        raise DealError(f"{len(rest)} tiles left over but the variant deals all", setup.rule)
+    if setup.starter == "widow":
+        starter = None
+    elif starter is None:
+        starter = rng.randrange(2)
+    deal = Deal(hands, tuple(stock), tuple(out), starter, widow)
+    validate_deal(rules, deal)
+    return deal

@@ -1,0 +1,345 @@
+"""The engine's verbs: start a hand, list legal actions, apply one, read the result.
+
+The engine interprets the mechanics named in the spec (opening, matching, parity, draw, pass,
+extra tile, end conditions) through Rules; it never asks which variant it plays. ``apply_action``
+checks an action before applying it and, when it is illegal, names the most specific rule it
+breaks, so that the conformance kit can compare the rules two engines cite.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Mapping
+from dataclasses import replace
+
+from dominokit.reference import board, chain
+from dominokit.reference.chain import ChainTable
+from dominokit.reference.deal import Deal, validate_deal
+from dominokit.reference.errors import IllegalActionError
+from dominokit.reference.notation import Action
+from dominokit.reference.rules import Rules, load_rules
+from dominokit.reference.scoring import score_hand
+from dominokit.reference.spec import Variant
+from dominokit.reference.state import (
+    BoardPlacement,
+    BoardTable,
+    Event,
+    HandResult,
+    HandState,
+    Turn,
+)
+from dominokit.reference.tiles import Tile
+
+Problem = tuple[str, str]
+"""(rule id, what is wrong) for an illegal action."""
+
+
+def new_hand(variant: str | Variant | Rules, deal: Deal,
+             options: Mapping[str, object] | None = None) -> HandState:
+    """The state at the start of a hand dealt by ``deal``; DealError if the deal does not fit.
+
+    ``variant`` is a variant id, a loaded Variant, or Rules already built. The end conditions
+    are checked at once (R-ALL-10): a hand can be blocked before its first action.
+    """
+    rules = variant if isinstance(variant, Rules) else load_rules(variant, options)
+    validate_deal(rules, deal)
+    table: ChainTable | BoardTable
+    starter = deal.starter
+    if rules.is_board:
+        table = BoardTable(rules.table.rows, rules.table.cols)
+    elif rules.opening.policy == "widow":
+        assert deal.widow is not None  # validate_deal: a widow remainder deals a widow
+        table, starter = chain.start_from_widow(deal.widow)
+    else:
+        table = ChainTable()
+    assert starter is not None  # validate_deal: an alternate starter is given
+    state = HandState(rules=rules, hands=deal.hands, stock=deal.stock,
+                      out_of_play=deal.out_of_play, table=table, starter=starter,
+                      to_move=starter, widow=deal.widow)
+    return _settle(state, [])[0]
+
+
+def legal_actions(state: HandState) -> list[Action]:
+    """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over."""
+    if state.result is not None or state.to_move is None:
+        return []
+    places = _placements(state, state.to_move)
+    if state.turn.extra:
+        return [*places, Action.STOP]
+    if state.table.empty:
+        return places
+    can_draw = _draw_allowed(state, bool(places))
+    actions = places
+    if can_draw:
+        actions.append(Action.DRAW)
+    if _pass_allowed(state, bool(places), can_draw):
+        actions.append(Action.PASS)
+    return actions
+
+
+def hand_result(state: HandState) -> HandResult | None:
+    """The result once the hand is over, else None."""
+    return state.result
+
+
+def apply_action(state: HandState, action: Action | str) -> tuple[HandState, list[Event]]:
+    """The state after ``action`` and the events it caused; ``state`` itself is unchanged.
+
+    Raises NotationError for text that is not an action, IllegalActionError (with the rule
+    id) for an action the rules forbid here.
+    """
+    if isinstance(action, str):
+        action = Action.parse(action)
+    problem = check_action(state, action)
+    if problem is not None:
+        raise IllegalActionError(str(action), problem[0], problem[1])
+    mover = state.to_move
+    assert mover is not None
+    events: list[Event] = []
+    if action.kind in ("opening", "chain", "board"):
+        state = _place(state, mover, action, events)
+    elif action.kind == "draw":
+        tile = state.stock[0]
+        hand = list(state.hands[mover])
+        bisect.insort(hand, tile)
+        state = replace(state, hands=_with_hand(state, mover, tuple(hand)),
+                        stock=state.stock[1:], turn=Turn(state.turn.draws + 1, False))
+        events.append(Event("draw", player=mover, tile=str(tile)))
+    elif action.kind == "pass":
+        state = replace(state, to_move=1 - mover, turn=Turn(), passes=state.passes + 1)
+        events.append(Event("pass", player=mover))
+    else:
+        state = replace(state, to_move=1 - mover, turn=Turn())
+        events.append(Event("stop", player=mover))
+    return _settle(state, events)
+
+
+def check_action(state: HandState, action: Action) -> Problem | None:
+    """Why ``action`` is illegal in ``state`` as (rule id, message), or None when it is legal.
+
+    Checks go from the general to the particular (hand over, phase of the turn, kind of action,
+    tile ownership, then where the tile goes) so that the rule cited is the most specific one
+    the action breaks.
+    """
+    rules = state.rules
+    if state.result is not None or state.to_move is None:
+        return rules.structural.hand_over, "the hand is over"
+    mover = state.to_move
+    kind = action.kind
+    if state.turn.extra:
+        assert rules.extra_tile is not None
+        if kind in ("draw", "pass"):
+            return rules.extra_tile.rule, (f"after {rules.extra_tile.after} the player places "
+                                           "one more tile or stops")
+        if kind == "stop":
+            return None
+    elif kind == "stop":
+        rule = rules.extra_tile.rule if rules.extra_tile else rules.structural.turn_order
+        return rule, "stop only declines an extra tile"
+    if kind == "draw":
+        return _draw_problem(state, mover)
+    if kind == "pass":
+        return _pass_problem(state, mover)
+    return _placement_problem(state, mover, action)
+
+
+def _draw_problem(state: HandState, mover: int) -> Problem | None:
+    rules = state.rules
+    rule = rules.draw.rule or rules.structural.turn_order
+    if rules.draw.policy == "none":
+        return rule, "this variant has no drawing"
+    if state.table.empty:
+        return rules.opening.rule, "the hand opens with a tile, not a draw"
+    if not state.stock:
+        return rule, "the stock is empty"
+    if rules.draw.policy == "until_fit" and _can_place(state, mover):
+        return rule, "a player who can place a tile must place, not draw"
+    return None
+
+
+def _pass_problem(state: HandState, mover: int) -> Problem | None:
+    rules = state.rules
+    if state.table.empty:
+        return rules.opening.rule, "the hand opens with a tile, not a pass"
+    if rules.pass_.policy == "always":
+        return None
+    if _can_place(state, mover):
+        return rules.pass_.rule, "a player who can place a tile must place one"
+    if _draw_allowed(state, False):
+        return rules.draw.rule, "a player who cannot place must draw while the stock lasts"
+    return None
+
+
+def _placement_problem(state: HandState, mover: int, action: Action) -> Problem | None:
+    rules = state.rules
+    tile = action.tile
+    assert tile is not None
+    table = state.table
+    wants = "board" if isinstance(table, BoardTable) else "opening" if table.empty else "chain"
+    if action.kind != wants:
+        if rules.is_board or "board" in (action.kind, wants):
+            return rules.table.rule, f"this table takes a {wants} placement"
+        if action.kind == "opening":
+            return rules.opening.rule, "the chain is already open"
+        return rules.opening.rule, "the first tile is an opening, written as the bare tile"
+    if tile not in state.hands[mover]:
+        return rules.structural.own_tiles, f"{tile} is not in player {mover}'s hand"
+    if isinstance(table, BoardTable):
+        assert action.cells is not None
+        why = board.contact_violation(table.grid, action.cells, (tile.low, tile.high),
+                                      table.empty)
+        if why is None:
+            return None
+        if why == "mismatch":
+            return rules.matching.rule, "touching halves must show equal pips"
+        rule = rules.matching.extra_rule or rules.table.rule
+        return rule, _BOARD_PROBLEMS.get(why, why)
+    if action.kind == "opening":
+        return None
+    assert action.end is not None and action.touch is not None
+    pip = table.end_pip(action.end)
+    if pip is None:
+        return rules.table.rule, f"the {action.end} end is not open"
+    why = chain.fits(rules, pip, tile, action.touch)
+    if why == "matching":
+        return rules.matching.rule, f"the touching half must match the end's {pip}"
+    if why == "parity":
+        assert rules.parity.rule
+        return rules.parity.rule, (f"on a {pip} end the other half must be blank or of the "
+                                   "other parity")
+    return None
+
+
+_BOARD_PROBLEMS = {
+    "off_board": "both halves must lie on the board",
+    "occupied": "both cells must be empty",
+    "not_adjacent_cells": "a tile covers two edge-adjacent cells",
+    "no_contact": "the tile must touch a tile already on the board",
+}
+
+
+def _with_hand(state: HandState, player: int, hand: tuple[Tile, ...]) -> tuple[
+        tuple[Tile, ...], tuple[Tile, ...]]:
+    return (hand, state.hands[1]) if player == 0 else (state.hands[0], hand)
+
+
+def _without(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    i = hand.index(tile)
+    return hand[:i] + hand[i + 1:]
+
+
+def _place(state: HandState, mover: int, action: Action, events: list[Event]) -> HandState:
+    """Lay the tile, score it on a board, and decide whether the turn goes on."""
+    rules = state.rules
+    tile = action.tile
+    assert tile is not None
+    points = state.points
+    table = state.table
+    if isinstance(table, BoardTable):
+        assert action.cells is not None
+        cells = action.cells
+        placed = table.with_placement(BoardPlacement(mover, cells, (tile.low, tile.high)))
+        gained = 0
+        if rules.placement is not None:
+            same = board.same_field(cells[0], cells[1])
+            gained = tile.pips * (rules.placement.multiplier if same else 1)
+        events.append(Event("place", player=mover, action=str(action), points=gained,
+                            rule=rules.placement.rule if rules.placement else None))
+        if rules.lakes is not None:
+            lakes = rules.lakes
+            for lake in board.new_lakes(table.grid, placed.grid, cells, lakes.max_cells,
+                                        lakes.mode):
+                lake_points = len(lake) * lakes.points_per_cell
+                gained += lake_points
+                events.append(Event("lake", player=mover, cells=lake, points=lake_points,
+                                    rule=lakes.rule))
+        points = (points[0] + gained, points[1]) if mover == 0 else (points[0],
+                                                                       points[1] + gained)
+        new_table: ChainTable | BoardTable = placed
+    else:
+        if action.kind == "opening":
+            new_table = chain.open_with(table, rules, tile)
+        else:
+            assert action.end is not None and action.touch is not None
+            new_table = chain.lay(table, action.end, tile, action.touch)
+        events.append(Event("place", player=mover, action=str(action)))
+    last = (tile, state.last_placed[1]) if mover == 0 else (state.last_placed[0], tile)
+    extra = rules.extra_tile
+    # R-PIJ-07 grants one extra placement; the extra placement itself ends the turn.
+    goes_on = extra is not None and tile == extra.after and not state.turn.extra
+    return replace(
+        state,
+        hands=_with_hand(state, mover, _without(state.hands[mover], tile)),
+        table=new_table,
+        points=points,
+        last_placed=last,
+        passes=0,
+        to_move=mover if goes_on else 1 - mover,
+        turn=Turn(0, True) if goes_on else Turn(),
+    )
+
+
+def _placements(state: HandState, player: int) -> list[Action]:
+    """Every placement ``player`` could make now, sorted."""
+    table = state.table
+    hand = state.hands[player]
+    if isinstance(table, BoardTable):
+        return [
+            Action.board(tile, low_cell, high_cell)
+            for tile in sorted(set(hand))
+            for low_cell, high_cell in board.placements(table.grid, tile.low, tile.high,
+                                                        table.empty)
+        ]
+    if table.empty:
+        return [Action.opening(tile) for tile in sorted(set(hand))]
+    return chain.plays(table, state.rules, hand)
+
+
+def _can_place(state: HandState, player: int) -> bool:
+    """True when ``player`` has some placement (used for block and compulsory play)."""
+    table = state.table
+    hand = state.hands[player]
+    if isinstance(table, BoardTable):
+        return any(board.placements(table.grid, tile.low, tile.high, table.empty)
+                   for tile in set(hand))
+    return chain.can_play(table, state.rules, hand)
+
+
+def _draw_allowed(state: HandState, can_place: bool) -> bool:
+    policy = state.rules.draw.policy
+    if not state.stock or policy == "none":
+        return False
+    return policy == "free" or (policy == "until_fit" and not can_place)
+
+
+def _pass_allowed(state: HandState, can_place: bool, can_draw: bool) -> bool:
+    if state.rules.pass_.policy == "always":
+        return True
+    return not can_place and not can_draw
+
+
+def _end_reason(state: HandState) -> str | None:
+    """The first end condition, in spec order, that holds now (R-ALL-10), or None."""
+    for end in state.rules.end:
+        if end.condition == "domino":
+            if not state.hands[0] or not state.hands[1]:
+                return "domino"
+        elif end.condition == "block":
+            if not state.stock and not any(_can_place(state, p) for p in (0, 1)):
+                return "block"
+        elif end.condition == "mutual_pass":
+            if state.passes >= end.turns:
+                return "mutual_pass"
+        else:
+            raise ValueError(f"unknown end condition {end.condition!r}")
+    return None
+
+
+def _settle(state: HandState, events: list[Event]) -> tuple[HandState, list[Event]]:
+    """Check the end conditions; if one holds, score the hand and close it."""
+    reason = _end_reason(state)
+    if reason is None:
+        return state, events
+    result = score_hand(state, reason)
+    events.append(Event("end", result=result))
+    return replace(state, result=result, to_move=None, turn=Turn()), events

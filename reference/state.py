@@ -1,0 +1,332 @@
+"""The state of one hand, the events an action emits, and a hand's result, with their JSON.
+
+A HandState is a frozen value: the engine builds a new one per action and never changes an
+old one, so callers may keep any state (for undo, search, or comparing two engines). Its JSON
+form is canonical and round-trips; the Rules it carries are rebuilt from variant and options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dominokit.reference import board
+from dominokit.reference.chain import ChainTable
+from dominokit.reference.rules import Rules, load_rules
+from dominokit.reference.tiles import Tile
+
+Cell = tuple[int, int]
+Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
+Pair = tuple[int, int]
+
+REASONS = ("domino", "block", "mutual_pass")
+"""Why a hand ended; HandResult.reason is one of these."""
+
+
+@dataclass(frozen=True)
+class ScoreTerm:
+    """One non-zero scoring term of a hand result, with the rule that grants it."""
+
+    term: str
+    player: int
+    points: int
+    rule: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The term object of HandResult JSON."""
+        return {"term": self.term, "player": self.player, "points": self.points,
+                "rule": self.rule}
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended and what it is worth to each player's running total."""
+
+    winner: int | None
+    reason: str
+    points: Pair
+    pips: Pair
+    terms: tuple[ScoreTerm, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON form (hand_result.schema.json)."""
+        return {"winner": self.winner, "reason": self.reason, "points": list(self.points),
+                "pips": list(self.pips), "terms": [t.to_json() for t in self.terms]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> HandResult:
+        """Read the JSON form; ValueError when it is malformed."""
+        try:
+            winner = data["winner"]
+            if winner not in (None, 0, 1) or data["reason"] not in REASONS:
+                raise ValueError(f"bad winner or reason in {dict(data)!r}")
+            terms = tuple(ScoreTerm(str(t["term"]), int(t["player"]), int(t["points"]),
+                                    str(t["rule"])) for t in data.get("terms", []))
+            return cls(winner, str(data["reason"]), _pair(data["points"]),
+                       _pair(data["pips"]), terms)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed hand result {data!r}: {exc!r}") from exc
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened during ``apply_action``, in order; unused fields are None."""
+
+    type: str
+    player: int | None = None
+    action: str | None = None
+    tile: str | None = None
+    cells: tuple[Cell, ...] | None = None
+    points: int | None = None
+    rule: str | None = None
+    result: HandResult | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The event object (event.schema.json); absent fields are left out."""
+        out: dict[str, Any] = {"type": self.type}
+        if self.player is not None:
+            out["player"] = self.player
+        if self.action is not None:
+            out["action"] = self.action
+        if self.tile is not None:
+            out["tile"] = self.tile
+        if self.cells is not None:
+            out["cells"] = [list(c) for c in self.cells]
+        if self.points is not None:
+            out["points"] = self.points
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.result is not None:
+            out["result"] = self.result.to_json()
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        """Read the JSON form; ValueError when it is malformed."""
+        try:
+            cells = data.get("cells")
+            result = data.get("result")
+            return cls(
+                type=str(data["type"]),
+                player=data.get("player"),
+                action=data.get("action"),
+                tile=data.get("tile"),
+                cells=None if cells is None else tuple((int(r), int(c)) for r, c in cells),
+                points=data.get("points"),
+                rule=data.get("rule"),
+                result=None if result is None else HandResult.from_json(result),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"malformed event {data!r}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class BoardPlacement:
+    """One tile on the board: who placed it, its (low, high) cells and the pips on them."""
+
+    player: int
+    cells: tuple[Cell, Cell]
+    pips: Pair
+
+    def to_json(self) -> dict[str, Any]:
+        """The placement object of the board table JSON."""
+        return {"player": self.player, "cells": [list(c) for c in self.cells],
+                "pips": list(self.pips)}
+
+
+@dataclass(frozen=True)
+class BoardTable:
+    """The board: placements in order, plus the grid they make (derived, not serialised)."""
+
+    rows: int
+    cols: int
+    placements: tuple[BoardPlacement, ...] = ()
+    grid: board.Grid = field(default=(), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.grid:
+            grid = board.empty_grid(self.rows, self.cols)
+            for p in self.placements:
+                grid = board.place(grid, p.cells, p.pips)
+            object.__setattr__(self, "grid", grid)
+
+    @property
+    def empty(self) -> bool:
+        """No tile on the board yet: the next placement is the opening."""
+        return not self.placements
+
+    def with_placement(self, placement: BoardPlacement) -> BoardTable:
+        """The board with one more tile (the grid is updated, not rebuilt)."""
+        grid = board.place(self.grid, placement.cells, placement.pips)
+        return BoardTable(self.rows, self.cols, (*self.placements, placement), grid)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``table`` object of HandState JSON."""
+        return {"kind": "board", "rows": self.rows, "cols": self.cols,
+                "placements": [p.to_json() for p in self.placements]}
+
+
+Table = ChainTable | BoardTable
+
+
+@dataclass(frozen=True)
+class Turn:
+    """Progress inside the current turn: draws made, and whether the extra tile is pending."""
+
+    draws: int = 0
+    extra: bool = False
+
+
+@dataclass(frozen=True)
+class HandState:
+    """Everything about a hand in progress (or ended: ``result`` is then set)."""
+
+    rules: Rules = field(compare=False, repr=False)
+    hands: Hands
+    stock: tuple[Tile, ...]
+    out_of_play: tuple[Tile, ...]
+    table: Table
+    starter: int
+    to_move: int | None
+    turn: Turn = Turn()
+    passes: int = 0
+    points: Pair = (0, 0)
+    last_placed: tuple[Tile | None, Tile | None] = (None, None)
+    widow: Pair | None = None
+    result: HandResult | None = None
+
+    @property
+    def variant(self) -> str:
+        """The variant id, as the JSON form carries it."""
+        return self.rules.variant_id
+
+    @property
+    def options(self) -> dict[str, object]:
+        """The fully resolved options."""
+        return self.rules.options_json()
+
+    @property
+    def over(self) -> bool:
+        """True once the hand has ended."""
+        return self.result is not None
+
+    def pips(self) -> Pair:
+        """Pips left in each hand."""
+        return (sum(t.pips for t in self.hands[0]), sum(t.pips for t in self.hands[1]))
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON form (state.schema.json)."""
+        return {
+            "variant": self.variant,
+            "options": self.options,
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "stock": [str(t) for t in self.stock],
+            "out_of_play": [str(t) for t in self.out_of_play],
+            "table": self.table.to_json(),
+            "starter": self.starter,
+            "to_move": self.to_move,
+            "turn": {"draws": self.turn.draws, "extra": self.turn.extra},
+            "passes": self.passes,
+            "points": list(self.points),
+            "last_placed": [None if t is None else str(t) for t in self.last_placed],
+            "widow": None if self.widow is None else list(self.widow),
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], *, rules: Rules | None = None) -> HandState:
+        """Read the JSON form; the Rules are rebuilt from ``variant`` and ``options``.
+
+        Pass ``rules`` for a state of a variant loaded from a file outside the package. Raises
+        ValueError when the JSON is malformed or its tiles are not the variant's tile set.
+        """
+        try:
+            if rules is None:
+                rules = load_rules(str(data["variant"]), data.get("options") or {})
+            state = cls(
+                rules=rules,
+                hands=(_tiles(data["hands"][0]), _tiles(data["hands"][1])),
+                stock=tuple(Tile.parse(t) for t in data["stock"]),
+                out_of_play=_tiles(data["out_of_play"]),
+                table=_table(data["table"]),
+                starter=_player(data["starter"]),
+                to_move=None if data["to_move"] is None else _player(data["to_move"]),
+                turn=Turn(int(data["turn"]["draws"]), bool(data["turn"]["extra"])),
+                passes=int(data["passes"]),
+                points=_pair(data["points"]),
+                last_placed=(_opt_tile(data["last_placed"][0]),
+                             _opt_tile(data["last_placed"][1])),
+                widow=None if data.get("widow") is None else _pair(data["widow"]),
+                result=None if data.get("result") is None
+                else HandResult.from_json(data["result"]),
+            )
+        except (KeyError, IndexError, TypeError) as exc:
+            raise ValueError(f"malformed hand state: {exc!r}") from exc
+        _check_tiles(state)
+        _check_turn(state)
+        return state
+
+
+def _player(raw: Any) -> int:
+    if raw not in (0, 1) or isinstance(raw, bool):
+        raise ValueError(f"a player is 0 or 1, got {raw!r}")
+    return int(raw)
+
+
+def _pair(raw: Any) -> Pair:
+    if not (isinstance(raw, list | tuple) and len(raw) == 2):
+        raise ValueError(f"expected a pair, got {raw!r}")
+    return int(raw[0]), int(raw[1])
+
+
+def _tiles(raw: Any) -> tuple[Tile, ...]:
+    return tuple(sorted(Tile.parse(t) for t in raw))
+
+
+def _opt_tile(raw: Any) -> Tile | None:
+    return None if raw is None else Tile.parse(raw)
+
+
+def _table(raw: Mapping[str, Any]) -> Table:
+    if raw["kind"] == "chain":
+        tiles = tuple(_pair(t) for t in raw["tiles"])
+        left, right = raw.get("left"), raw.get("right")
+        return ChainTable(tiles, None if left is None else int(left),
+                          None if right is None else int(right))
+    if raw["kind"] == "board":
+        placements = tuple(
+            BoardPlacement(_player(p["player"]),
+                           (_pair(p["cells"][0]), _pair(p["cells"][1])), _pair(p["pips"]))
+            for p in raw["placements"]
+        )
+        return BoardTable(int(raw["rows"]), int(raw["cols"]), placements)
+    raise ValueError(f"unknown table kind {raw['kind']!r}")
+
+
+def table_tiles(state: HandState) -> list[Tile]:
+    """The tiles lying on the table (the widow included for a widow chain)."""
+    if isinstance(state.table, ChainTable):
+        return [Tile.of(a, b) for a, b in state.table.tiles]
+    return [Tile.of(*p.pips) for p in state.table.placements]
+
+
+def _check_turn(state: HandState) -> None:
+    """The turn fields agree with each other and with the variant's mechanics."""
+    if (state.to_move is None) != (state.result is not None):
+        raise ValueError("to_move is null exactly when the hand is over")
+    if state.turn.extra and state.rules.extra_tile is None:
+        raise ValueError(f"{state.variant} has no extra tile, but turn.extra is true")
+    if min(state.turn.draws, state.passes) < 0:
+        raise ValueError("turn.draws and passes cannot be negative")
+    if isinstance(state.table, BoardTable) != state.rules.is_board:
+        raise ValueError(f"{state.variant} is not played on a {state.table.to_json()['kind']}")
+
+
+def _check_tiles(state: HandState) -> None:
+    """Every tile of the variant is in exactly one place, so a rebuilt state is playable."""
+    have = Counter([*state.hands[0], *state.hands[1], *state.stock, *state.out_of_play,
+                    *table_tiles(state)])
+    if have != Counter(state.rules.tiles.tiles):
+        raise ValueError("the state's tiles are not the variant's tile set")
