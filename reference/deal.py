@@ -108,15 +108,11 @@ def _counts(tiles: Iterable[Tile]) -> Counter[Tile]:
     return Counter(tiles)
 
 
-def one_set_each(rules: Rules) -> bool:
-    """True when every player is dealt one whole copy of the set (R-PIJ-11).
-
-    The vocabulary has no word for this deal; it is the only deal in which as many sets as
-    players are dealt out completely, a set's worth to each, so it is read from those numbers.
-    """
-    one = len(rules.tiles.tiles) // rules.tiles.copies
-    return (rules.tiles.copies == 2 and rules.setup.remainder == "none"
-            and rules.setup.hand_size == one)
+def _copies(rules: Rules) -> list[tuple[Tile, ...]]:
+    """The variant's tiles as its separate copies of the set, one tuple per copy."""
+    copies = rules.tiles.copies
+    # tile_set lists each tile's copies together, so copy k is every copies-th tile from k.
+    return [rules.tiles.tiles[k::copies] for k in range(copies)]
 
 
 def validate_deal(rules: Rules, deal: Deal) -> None:
@@ -136,14 +132,14 @@ def validate_deal(rules: Rules, deal: Deal) -> None:
     if setup.hand_size is not None:
         if sizes != (setup.hand_size, setup.hand_size):
             raise DealError(f"hands must hold {setup.hand_size} tiles each, got {sizes}",
-                            setup.rule)
+                            setup.deal.rule)
     elif sizes not in rules.match.schedule_sizes():
         raise DealError(f"hand sizes {sizes} do not occur in the match schedule", setup.rule)
-    if one_set_each(rules):
-        one = _counts(rules.tiles.tiles[::rules.tiles.copies])
+    if setup.deal.policy == "one_set_each":
+        one = _counts(_copies(rules)[0])
         for player, hand in enumerate(deal.hands):
             if _counts(hand) != one:
-                raise DealError(f"player {player} must hold one complete set", setup.rule)
+                raise DealError(f"player {player} must hold one complete set", setup.deal.rule)
     remainder = {"stock": deal.stock, "out_of_play": deal.out_of_play}
     for name, tiles in remainder.items():
         if tiles and setup.remainder != name:
@@ -177,11 +173,10 @@ def random_deal(
             raise DealError("this variant's hand sizes come from the match schedule; "
                             "pass hand_sizes", setup.rule)
         hand_sizes = (setup.hand_size, setup.hand_size)
-    tiles = list(rules.tiles.tiles)
-    if one_set_each(rules):
-        # tile_set lists each tile's copies together: even indexes are one set, odd the other.
-        tiles = [*tiles[0::2], *tiles[1::2]]
+    if setup.deal.policy == "one_set_each":
+        tiles = [tile for one_set in _copies(rules) for tile in one_set]
     else:
+        tiles = list(rules.tiles.tiles)
         rng.shuffle(tiles)
     a, b = hand_sizes
     if a < 0 or b < 0 or a + b > len(tiles):

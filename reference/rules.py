@@ -46,23 +46,29 @@ class TableSpec:
 
 
 @dataclass(frozen=True)
-class SetupSpec:
-    """How a hand is dealt; ``hand_size`` is None when the match schedule decides."""
-
-    hand_size: int | None
-    remainder: str
-    starter: str
-    rule: str
-
-
-@dataclass(frozen=True)
 class Mechanic:
-    """A turn mechanic chosen by policy name, with the rule that states it."""
+    """A mechanic chosen by policy name, with the rule that states it."""
 
     policy: str
     rule: str
     extra_rule: str | None = None
     """The second rule some mechanics carry: adjacency (board matching), blank end (parity)."""
+
+
+@dataclass(frozen=True)
+class SetupSpec:
+    """How a hand is dealt; ``hand_size`` is None when the match schedule decides.
+
+    ``deal`` says which tiles a hand may hold: ``from_pool`` (any split of the tiles in play)
+    or ``one_set_each`` (each player holds one complete copy of the set, R-PIJ-11). A spec
+    without ``setup.deal`` means ``from_pool``, citing the setup's rule.
+    """
+
+    hand_size: int | None
+    remainder: str
+    starter: str
+    rule: str
+    deal: Mechanic
 
 
 @dataclass(frozen=True)
@@ -297,6 +303,9 @@ def _terms(read: _Reader, scoring: dict[str, Any]) -> tuple[Term, ...]:
     return tuple(out)
 
 
+PLAYERS = 2
+"""Every variant is for two players, so a deal has two hands (R-ALL-02)."""
+
 OWN_TILES_RULE = "R-ALL-12"
 TURN_ORDER_RULE = "R-ALL-13"
 HAND_OVER_RULE = "R-ALL-14"
@@ -319,6 +328,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "table": ("chain", "board"),
     "remainder": ("stock", "out_of_play", "widow", "none"),
     "starter": ("alternate", "widow"),
+    "deal": ("from_pool", "one_set_each"),
     "opening": ("any_tile", "widow", "anywhere"),
     "matching": ("equal_halves", "board_contacts"),
     "parity": ("none", "opposite_or_blank"),
@@ -339,6 +349,7 @@ def check_vocabulary(rules: Rules, source: str) -> None:
         ("table", "$.components.table.kind", rules.table.kind),
         ("remainder", "$.setup.remainder", rules.setup.remainder),
         ("starter", "$.setup.starter", rules.setup.starter),
+        ("deal", "$.setup.deal.policy", rules.setup.deal.policy),
         ("opening", "$.turn.opening.policy", rules.opening.policy),
         ("matching", "$.turn.matching.policy", rules.matching.policy),
         ("parity", "$.turn.parity.policy", rules.parity.policy),
@@ -372,8 +383,27 @@ def check_vocabulary(rules: Rules, source: str) -> None:
         for path, uses, needs in pairs
         if uses != needs
     ]
+    problems += _one_set_each_problems(rules, source)
     if problems:
         raise SpecError(problems)
+
+
+def _one_set_each_problems(rules: Rules, source: str) -> list[SpecProblem]:
+    """A one_set_each deal needs one copy of the set per player, all of it dealt: otherwise
+    no deal could satisfy it, and every hand would fail only when dealt."""
+    if rules.setup.deal.policy != "one_set_each":
+        return []
+    one_set = len(rules.tiles.tiles) // rules.tiles.copies
+    fits = (rules.tiles.copies == PLAYERS and rules.setup.remainder == "none"
+            and rules.setup.hand_size == one_set)
+    if fits:
+        return []
+    return [SpecProblem(
+        source, 0, 0, "$.setup.deal.policy",
+        f"one_set_each needs components.tiles.copies: {PLAYERS} (one set per player), "
+        f"setup.hand_size: {one_set} (one set) and setup.remainder: none; got copies "
+        f"{rules.tiles.copies}, hand_size {rules.setup.hand_size}, remainder "
+        f"{rules.setup.remainder}")]
 
 
 def build_rules(resolved: ResolvedVariant) -> Rules:
@@ -410,10 +440,16 @@ def build_rules(resolved: ResolvedVariant) -> Rules:
     size = read.get(sn, "hand_size", "$.setup", (int, str))
     if isinstance(size, str) and size != "schedule":
         raise read.fail("$.setup.hand_size", f"expected a number or 'schedule', got {size!r}")
+    setup_rule = read.get(sn, "rule", "$.setup", str)
+    deal = Mechanic("from_pool", setup_rule)
+    if "deal" in sn:
+        dn = read.node(sn["deal"], "$.setup.deal")
+        deal = Mechanic(read.get(dn, "policy", "$.setup.deal", str),
+                        read.get(dn, "rule", "$.setup.deal", str))
     setup = SetupSpec(None if isinstance(size, str) else size,
                       read.get(sn, "remainder", "$.setup", str),
                       read.get(sn, "starter", "$.setup", str),
-                      read.get(sn, "rule", "$.setup", str))
+                      setup_rule, deal)
 
     turn = read.node(root.get("turn"), "$.turn")
     extra = None

@@ -12,12 +12,8 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from dominokit.reference.errors import SpecProblem
-from dominokit.reference.spec import (
-    bundled_common_file,
-    bundled_variant_files,
-    check_common_file,
-    check_variant_file,
-)
+from dominokit.reference.spec import bundled_common_file, bundled_variant_files
+from dominokit.reference.speclint import check_common_file, check_variant_file
 
 COMMON_NAME = "common.yaml"
 
