@@ -1,0 +1,84 @@
+"""Golden traces: deals and actions with every answer an engine must give, as YAML data.
+
+A trace (``conformance/traces/<variant>/<slug>.yaml``, schema ``trace.schema.json``) is the
+conformance kit's most direct test: it names a deal, the actions played on it, and for each
+action who plays it, the legal set before it and the events it gives, then the hand's result
+(or, for ``kind: match``, every hand of a whole match and the final match state). Traces are
+written by the reference (``record_hand``), checked by hand, and replayed against any engine
+through the protocol verbs (``replay``), so the same files test the reference and every other
+engine. ``regenerate`` rewrites a trace from the reference in one stable layout; CI runs it
+with ``check`` so that a change of behaviour shows up as a diff, never silently.
+
+The trace files live in this package's own folder, one subfolder per variant; the code is in
+small modules beside them (``model``: values and loading, ``replay``, ``record``, ``layout``:
+the YAML writer, ``commands``: the CLI bodies). It is a package rather than a ``traces.py``
+next to a ``traces/`` data folder because mypy resolves such a module to the folder.
+"""
+
+from __future__ import annotations
+
+from dominokit.conformance.traces.commands import (
+    run_trace_record,
+    run_trace_regenerate,
+    run_trace_validate,
+    validate_file,
+)
+from dominokit.conformance.traces.layout import dump_trace
+from dominokit.conformance.traces.model import (
+    LEGAL_LIST_MAX,
+    MATCH_KEYS,
+    HandTrace,
+    JsonObject,
+    Mismatch,
+    Step,
+    Trace,
+    bundled_trace_files,
+    bundled_traces,
+    legal_digest,
+    load_trace,
+)
+from dominokit.conformance.traces.record import (
+    cited_rules,
+    leading_comments,
+    non_default_options,
+    play_out,
+    random_policy,
+    record_hand,
+    record_match,
+    record_random,
+    regenerate,
+    rerecord,
+)
+from dominokit.conformance.traces.replay import EngineLike, reference_engine, replay
+
+__all__ = [
+    "LEGAL_LIST_MAX",
+    "MATCH_KEYS",
+    "EngineLike",
+    "HandTrace",
+    "JsonObject",
+    "Mismatch",
+    "Step",
+    "Trace",
+    "bundled_trace_files",
+    "bundled_traces",
+    "cited_rules",
+    "dump_trace",
+    "leading_comments",
+    "legal_digest",
+    "load_trace",
+    "non_default_options",
+    "play_out",
+    "random_policy",
+    "record_hand",
+    "record_match",
+    "record_random",
+    "reference_engine",
+    "regenerate",
+    "replay",
+    "rerecord",
+    "run_trace_record",
+    "run_trace_regenerate",
+    "run_trace_validate",
+    "validate_file",
+]

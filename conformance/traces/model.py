@@ -1,0 +1,241 @@
+"""Trace values and loading: what a golden trace file holds, checked and located.
+
+A trace file is data written by people and by the recorder, so every mistake in it must be
+reported like a compiler error, ``file:line:col: $.path: message``: the YAML is parsed with
+position marks (``dominokit.reference.spec``), validated against ``trace.schema.json``, then
+checked for what a schema cannot say (the id matches the file, the variant, options and rules
+exist). The loaded ``Trace`` remembers the line of every step so replay can point at it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import Any
+
+from dominokit.reference import spec
+from dominokit.reference.errors import OptionError, SpecError, SpecProblem
+
+JsonObject = dict[str, Any]
+JsonPath = tuple[str | int, ...]
+
+TRACES_PACKAGE = "dominokit.conformance"
+TRACES_FOLDER = "traces"
+LEGAL_LIST_MAX = 40
+"""Legal sets up to this size are written out in full; larger ones as count + sha256."""
+
+MATCH_KEYS = ("hands_played", "totals", "sets_won", "rounds", "winner", "finished")
+"""The MatchState fields a match trace records (``phase`` wording is left to each engine)."""
+
+_ID_STEM = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a trace with what must hold around it; ``line`` is 1-based."""
+
+    action: str
+    player: int
+    events: tuple[JsonObject, ...]
+    legal: tuple[str, ...] | None
+    legal_count: int | None
+    legal_sha256: str | None
+    line: int
+    where: str
+
+
+@dataclass(frozen=True)
+class HandTrace:
+    """One hand: its deal, steps and expected result (None: the trace stops mid-hand)."""
+
+    deal: JsonObject
+    steps: tuple[Step, ...]
+    result: JsonObject | None
+    plan: JsonObject | None
+    line: int
+    result_line: int
+    where: str
+
+
+@dataclass(frozen=True)
+class Trace:
+    """A loaded, schema-valid trace; ``hands`` holds one hand unless ``kind`` is match."""
+
+    path: str
+    id: str
+    description: str
+    rules: tuple[str, ...]
+    variant: str
+    options: JsonObject
+    note: str | None
+    kind: str
+    hands: tuple[HandTrace, ...]
+    first_starter: int | None
+    match: JsonObject | None
+    match_line: int
+    data: JsonObject = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """Where an engine's answer differs from the trace: file line, JSON path, both values."""
+
+    file: str
+    line: int
+    where: str
+    expected: Any
+    got: Any
+    detail: str = ""
+
+    def __str__(self) -> str:
+        text = self.detail or f"expected {short_json(self.expected)}, got {short_json(self.got)}"
+        return f"{self.file}:{self.line}: {self.where}: {text}"
+
+
+def legal_digest(actions: Iterable[str]) -> tuple[int, str]:
+    """(count, sha256 hex) of a legal set: the sorted distinct actions joined by newlines."""
+    ordered = sorted(set(actions))
+    return len(ordered), hashlib.sha256("\n".join(ordered).encode("utf-8")).hexdigest()
+
+
+def load_trace(source: Path | Traversable | str, text: str | None = None) -> Trace:
+    """Load and check one trace file; raises SpecError listing every problem with its line.
+
+    Besides the schema it checks what a schema cannot: the id is ``<variant>/<file stem>``,
+    the variant is bundled, the options exist and are not defaults, the rules exist.
+    """
+    name = str(source)
+    document = spec.load_yaml_with_marks(text if text is not None else _as_source(source),
+                                         filename=name)
+    problems = list(document.problems)
+    if not problems:
+        problems = spec.schema_problems(document, "trace")
+    if not problems:
+        problems = _semantic_problems(document, file_stem(name))
+    if problems:
+        raise SpecError(problems)
+    return _build(document)
+
+
+def _as_source(source: Path | Traversable | str) -> Path | Traversable:
+    return Path(source) if isinstance(source, str) else source
+
+
+def _semantic_problems(document: spec.YamlDocument, stem: str) -> list[SpecProblem]:
+    data: JsonObject = document.view
+    out: list[SpecProblem] = []
+    variant = data["variant"]
+    if data["id"] != f"{variant}/{stem}":
+        out.append(document.problem(("id",), f"id must be {variant}/{stem!s} "
+                                              f"(<variant>/<file stem>), got {data['id']!r}"))
+    if not _ID_STEM.fullmatch(stem):
+        out.append(document.problem(("id",), f"file stem {stem!r} is not a lowercase slug"))
+    if variant not in spec.variant_ids():
+        known = ", ".join(spec.variant_ids())
+        out.append(document.problem(("variant",), f"no bundled variant {variant!r} ({known})"))
+        return out
+    loaded = spec.load_variant(variant)
+    try:
+        loaded.resolve(data["options"])
+    except OptionError as error:
+        out.append(document.problem(("options",), str(error)))
+    for name, value in data["options"].items():
+        option = loaded.options.get(name)
+        if option is not None and spec.key_text(option.default) == spec.key_text(value):
+            out.append(document.problem(("options", name),
+                                        f"{name} is the default; list only non-default options"))
+    for index, rule_id in enumerate(data["rules"]):
+        try:
+            spec.rule(rule_id)
+        except KeyError:
+            out.append(document.problem(("rules", index), f"no rule {rule_id} in the spec"))
+    return out
+
+
+def _build(document: spec.YamlDocument) -> Trace:
+    data: JsonObject = document.data
+
+    def line(path: JsonPath) -> int:
+        return document.position(path, key=True)[0]
+
+    def steps(raw: list[JsonObject], base: JsonPath) -> tuple[Step, ...]:
+        return tuple(
+            Step(
+                action=step["action"],
+                player=step["player"],
+                events=tuple(step["events"]),
+                legal=tuple(step["legal"]) if "legal" in step else None,
+                legal_count=step.get("legal_count"),
+                legal_sha256=step.get("legal_sha256"),
+                line=line((*base, "steps", i)),
+                where=spec.json_path((*base, "steps", i)),
+            )
+            for i, step in enumerate(raw)
+        )
+
+    def hand(raw: JsonObject, base: JsonPath) -> HandTrace:
+        return HandTrace(
+            deal=raw["deal"], steps=steps(raw["steps"], base), result=raw["result"],
+            plan=raw.get("plan"), line=line((*base, "deal")),
+            result_line=line((*base, "result")), where=spec.json_path(base),
+        )
+
+    if data["kind"] == "hand":
+        hands: tuple[HandTrace, ...] = (hand(data, ()),)
+    else:
+        hands = tuple(hand(raw, ("hands", i)) for i, raw in enumerate(data["hands"]))
+    return Trace(
+        path=document.filename, id=data["id"], description=data["description"],
+        rules=tuple(data["rules"]), variant=data["variant"], options=dict(data["options"]),
+        note=data.get("note"), kind=data["kind"], hands=hands,
+        first_starter=data.get("first_starter"), match=data.get("match"),
+        match_line=line(("match",)), data=data,
+    )
+
+
+def _bundled_root() -> Traversable:
+    return resources.files(TRACES_PACKAGE) / TRACES_FOLDER
+
+
+def bundled_trace_files(variant: str | None = None) -> list[Traversable]:
+    """The bundled trace files (of one variant), sorted by variant then file name."""
+    root = _bundled_root()
+    if not root.is_dir():
+        return []
+    folders = sorted((f for f in root.iterdir()
+                      if f.is_dir() and not f.name.startswith(("_", "."))),
+                     key=lambda f: f.name)
+    out: list[Traversable] = []
+    for folder in folders:
+        if variant is None or folder.name == variant:
+            out.extend(sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")),
+                              key=lambda f: f.name))
+    return out
+
+
+def bundled_traces(variant: str | None = None) -> list[Trace]:
+    """Every bundled trace (of one variant), loaded and checked; SpecError on a bad one."""
+    return [load_trace(entry) for entry in bundled_trace_files(variant)]
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """JSON equality that tells ``true`` from ``1`` and ignores key order."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def short_json(value: Any, limit: int = 300) -> str:
+    """One-line JSON of ``value``, cut at ``limit`` characters, for messages."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def file_stem(name: str) -> str:
+    """The stem of a file name or path, whatever the separator."""
+    base = re.split(r"[\\/]", name)[-1]
+    return base.rsplit(".", 1)[0]

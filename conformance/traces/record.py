@@ -1,0 +1,275 @@
+"""Record traces from the reference, and regenerate them: the only writer of trace data.
+
+The recorder plays given actions (or a seeded random playout) on the reference through the
+same protocol verbs a replay uses and writes down what it answers; ``regenerate`` re-derives
+an existing trace from its deals and actions, so a change of engine behaviour shows up as a
+diff in review, never silently. The expected values in a trace are checked by hand (its
+header comment) before it is bundled.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.traces.layout import dump_trace
+from dominokit.conformance.traces.model import (
+    LEGAL_LIST_MAX,
+    MATCH_KEYS,
+    JsonObject,
+    legal_digest,
+    load_trace,
+)
+from dominokit.conformance.traces.replay import EngineLike, plan_of, reference_engine
+from dominokit.reference import spec
+from dominokit.reference.errors import DominokitError
+
+
+def _record_steps(engine: EngineLike, actions: Sequence[str]) -> list[JsonObject]:
+    steps: list[JsonObject] = []
+    for index, action in enumerate(actions):
+        player = engine.state()["to_move"]
+        legal = engine.legal()
+        try:
+            events = engine.apply(action)
+        except EngineRejected as error:
+            raise DominokitError(f"step {index} ({action!r}) is refused: {error}") from None
+        step: JsonObject = {"action": action, "player": player}
+        if len(legal) <= LEGAL_LIST_MAX:
+            step["legal"] = list(legal)
+        else:
+            step["legal_count"], step["legal_sha256"] = legal_digest(legal)
+        step["events"] = events
+        steps.append(step)
+    return steps
+
+
+def non_default_options(variant: str, options: Mapping[str, Any] | None) -> JsonObject:
+    """``options`` coerced to their declared values, without those equal to the default."""
+    loaded = spec.load_variant(variant)
+    chosen = loaded.resolve(dict(options or {})).options
+    return {name: value for name, value in chosen.items()
+            if (options or {}).get(name) is not None and value != loaded.options[name].default}
+
+
+def _canonical_deal(deal: Mapping[str, Any]) -> JsonObject:
+    """The deal in its canonical JSON form (hands sorted), or DominokitError if malformed."""
+    from dominokit.reference import Deal
+
+    try:
+        canonical: JsonObject = Deal.from_json(dict(deal)).to_json()
+    except DominokitError:
+        raise
+    except (KeyError, TypeError, ValueError) as error:
+        raise DominokitError(f"malformed deal: {error!r}") from None
+    return canonical
+
+
+def _header(trace_id: str, description: str, rules: Sequence[str], variant: str,
+            options: JsonObject, note: str | None, kind: str) -> JsonObject:
+    data: JsonObject = {"id": trace_id, "description": description, "rules": list(rules),
+                        "variant": variant, "options": options}
+    if note:
+        data["note"] = note
+    data["kind"] = kind
+    return data
+
+
+def record_hand(
+    variant: str,
+    options: Mapping[str, Any] | None,
+    deal: Mapping[str, Any],
+    actions: Sequence[str],
+    description: str,
+    rules: Sequence[str],
+    *,
+    trace_id: str | None = None,
+    note: str | None = None,
+    engine: EngineLike | None = None,
+) -> JsonObject:
+    """A hand trace as data: the reference's players, legal sets, events and result.
+
+    The result is None when the actions stop before the hand ends (a trace may show only
+    an opening). Raises DominokitError if an action is refused.
+    """
+    engine = engine or reference_engine()
+    chosen = non_default_options(variant, options)
+    canonical = _canonical_deal(deal)
+    data = _header(trace_id or f"{variant}/recorded", description, rules, variant, chosen,
+                   note, "hand")
+    try:
+        engine.new_hand(variant, dict(chosen), canonical)
+    except EngineRejected as error:
+        raise DominokitError(f"the deal is refused: {error}") from None
+    data["deal"] = canonical
+    data["steps"] = _record_steps(engine, actions)
+    data["result"] = engine.state()["result"]
+    return data
+
+
+def record_match(
+    variant: str,
+    options: Mapping[str, Any] | None,
+    first_starter: int,
+    hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
+    description: str,
+    rules: Sequence[str],
+    *,
+    trace_id: str | None = None,
+    note: str | None = None,
+    engine: EngineLike | None = None,
+) -> JsonObject:
+    """A match trace as data: for each (deal, actions) the plan, steps and result, then the
+    final match state."""
+    engine = engine or reference_engine()
+    chosen = non_default_options(variant, options)
+    data = _header(trace_id or f"{variant}/recorded-match", description, rules, variant,
+                   chosen, note, "match")
+    data["first_starter"] = first_starter
+    engine.new_match(variant, dict(chosen), first_starter)
+    recorded: list[JsonObject] = []
+    for number, (deal, actions) in enumerate(hands):
+        plan = engine.match_state()["next"]
+        if plan is None:
+            raise DominokitError(f"the match is over before hand {number}")
+        canonical = _canonical_deal(deal)
+        try:
+            engine.next_hand(canonical)
+        except EngineRejected as error:
+            raise DominokitError(f"hand {number}: the deal is refused: {error}") from None
+        try:
+            steps = _record_steps(engine, actions)
+        except DominokitError as error:
+            raise DominokitError(f"hand {number}: {error}") from None
+        result = engine.state()["result"]
+        if result is None:
+            raise DominokitError(f"hand {number}: the actions do not finish the hand")
+        recorded.append({"plan": plan_of(plan), "deal": canonical, "steps": steps,
+                         "result": result})
+    data["hands"] = recorded
+    final = engine.match_state()
+    data["match"] = {key: final[key] for key in MATCH_KEYS if key in final}
+    return data
+
+
+Policy = Callable[[JsonObject, list[str], random.Random], str]
+
+
+def random_policy(state: JsonObject, legal: list[str], rng: random.Random) -> str:
+    """A uniform choice among the sorted legal actions (deterministic for a seeded rng)."""
+    return rng.choice(sorted(legal))
+
+
+def play_out(engine: EngineLike, rng: random.Random, policy: Policy = random_policy,
+             limit: int = 10_000) -> list[str]:
+    """Play the engine's current hand to its end with ``policy``; the actions taken."""
+    actions: list[str] = []
+    while engine.state().get("result") is None:
+        legal = engine.legal()
+        if not legal or len(actions) >= limit:
+            raise DominokitError(f"the hand does not end (after {len(actions)} actions)")
+        action = policy(engine.state(), legal, rng)
+        engine.apply(action)
+        actions.append(action)
+    return actions
+
+
+def _random_deal(variant: str, options: Mapping[str, Any], rng: random.Random,
+                 hand_sizes: tuple[int, int]) -> JsonObject:
+    """A shuffled deal from ``rng``; the starter is drawn by lot unless the widow decides."""
+    from dominokit.reference import random_deal
+    from dominokit.reference.rules import load_rules
+
+    rules = load_rules(variant, options)
+    deal: JsonObject = random_deal(rules, rng, hand_sizes=hand_sizes).to_json()
+    return deal
+
+
+def record_random(variant: str, options: Mapping[str, Any] | None, seed: int,
+                  description: str = "", rules: Sequence[str] = (),
+                  trace_id: str | None = None) -> JsonObject:
+    """A hand trace of a seeded random deal played out by the random policy.
+
+    A variant whose hand sizes come from the match schedule deals the match's first hand.
+    Without ``rules`` the trace lists the rule ids the engine cited while playing.
+    """
+    rng = random.Random(seed)
+    chosen = non_default_options(variant, options)
+    engine = reference_engine()
+    plan = engine.new_match(variant, dict(chosen), 0)["next"]
+    sizes = (plan["hand_sizes"][0], plan["hand_sizes"][1])
+    deal = _random_deal(variant, chosen, rng, sizes)
+    engine.new_hand(variant, dict(chosen), deal)
+    actions = play_out(engine, rng)
+    data = record_hand(variant, chosen, deal, actions,
+                       description or f"Random deal and random play, seed {seed}.",
+                       rules or ["R-ALL-03"], trace_id=trace_id)
+    if not rules:
+        data["rules"] = cited_rules(data) or ["R-ALL-03"]
+    return data
+
+
+def cited_rules(data: Mapping[str, Any]) -> list[str]:
+    """Every rule id the recorded events and results of a trace cite, sorted."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "rule" and isinstance(value, str):
+                    found.add(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk([data.get("steps"), data.get("result"), data.get("hands")])
+    return sorted(found)
+
+
+def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonObject:
+    """The trace ``data`` re-derived from the reference: same deals and actions, same
+    description, rules and note; fresh players, legal sets, events and results."""
+    common = {"description": data["description"], "rules": data["rules"],
+              "trace_id": data["id"], "note": data.get("note"), "engine": engine}
+    if data["kind"] == "hand":
+        actions = [step["action"] for step in data["steps"]]
+        return record_hand(data["variant"], data["options"], data["deal"], actions, **common)
+    hands = [(hand["deal"], [step["action"] for step in hand["steps"]])
+             for hand in data["hands"]]
+    return record_match(data["variant"], data["options"], data["first_starter"], hands,
+                        **common)
+
+
+def regenerate(path: Path | str, *, write: bool = True) -> bool:
+    """Re-derive the trace at ``path`` from the reference; True if its text changes.
+
+    The comment block at the top of the file is kept (hand arithmetic lives there); other
+    comments are not. With ``write`` False nothing is written (``--check``).
+    """
+    path = Path(path)
+    old_text = path.read_text(encoding="utf-8")
+    trace = load_trace(path, old_text)
+    new_text = dump_trace(rerecord(trace.data), header=leading_comments(old_text))
+    if new_text == old_text:
+        return False
+    if write:
+        path.write_text(new_text, encoding="utf-8")
+    return True
+
+
+def leading_comments(text: str) -> str:
+    """The comment lines (and blank lines between them) at the top of a YAML text."""
+    lines: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("#") or (not line.strip() and lines):
+            lines.append(line)
+        else:
+            break
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return "\n".join(lines)

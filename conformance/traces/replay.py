@@ -1,0 +1,175 @@
+"""Replay a trace against any engine through the protocol verbs, listing every difference.
+
+The same function checks the reference in-process and any other engine over the driver, so
+it only uses the verbs of protocol v1 (new_hand, legal, apply, state, new_match, next_hand,
+match_state). A difference is a ``Mismatch`` naming the file line of the step that diverged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.traces.model import (
+    HandTrace,
+    JsonObject,
+    Mismatch,
+    Step,
+    Trace,
+    legal_digest,
+    same_json,
+    short_json,
+)
+
+
+class EngineLike(Protocol):
+    """The protocol verbs a replay needs: the driver's engines and ``ReferenceEngine`` fit."""
+
+    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]
+                 ) -> JsonObject: ...
+    def legal(self) -> list[str]: ...
+    def apply(self, action: str) -> list[JsonObject]: ...
+    def state(self) -> JsonObject: ...
+    def new_match(self, variant: str, options: dict[str, Any], first_starter: int
+                  ) -> JsonObject: ...
+    def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
+    def match_state(self) -> JsonObject: ...
+
+
+def reference_engine() -> EngineLike:
+    """A fresh in-process reference engine (the default oracle for replay and record)."""
+    from dominokit.conformance.refengine import ReferenceEngine
+
+    return ReferenceEngine()
+
+
+def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
+    """Play ``trace`` on ``engine`` (default: the reference) and list every difference.
+
+    A refused action stops the replay (what follows it means nothing). Engine failures
+    (crash, timeout, protocol) are not caught: the caller decides what they mean.
+    """
+    engine = engine or reference_engine()
+    out: list[Mismatch] = []
+    try:
+        if trace.kind == "hand":
+            hand = trace.hands[0]
+            engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            _replay_hand(trace, hand, engine, out)
+        else:
+            _replay_match(trace, engine, out)
+    except _Stop:
+        pass
+    return out
+
+
+class _Stop(Exception):
+    """Raised inside a replay once going on would only report consequences of a refusal."""
+
+
+def _refused(trace: Trace, line: int, where: str, what: str, error: EngineRejected
+             ) -> Mismatch:
+    rule = f" ({error.rule})" if error.rule else ""
+    return Mismatch(trace.path, line, where, "accepted", "refused",
+                    f"engine refused {what}: {error.code}: {error.message}{rule}")
+
+
+def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mismatch]
+                 ) -> None:
+    for step in hand.steps:
+        state = engine.state()
+        if state.get("result") is not None:
+            out.append(Mismatch(trace.path, step.line, step.where, "hand running",
+                                "hand over", "the hand is already over before this step"))
+            raise _Stop
+        if state.get("to_move") != step.player:
+            out.append(Mismatch(trace.path, step.line, f"{step.where}.player", step.player,
+                                state.get("to_move")))
+        _check_legal(trace, step, engine.legal(), out)
+        try:
+            events = engine.apply(step.action)
+        except EngineRejected as error:
+            out.append(_refused(trace, step.line, f"{step.where}.action",
+                                f"{step.action!r}", error))
+            raise _Stop from None
+        if not same_json(list(step.events), events):
+            out.append(_event_mismatch(trace, step, events))
+    got = engine.state().get("result")
+    where = f"{hand.where}.result" if hand.where != "$" else "$.result"
+    if hand.result is None or got is None:
+        if not same_json(hand.result, got):
+            out.append(Mismatch(trace.path, hand.result_line, where, hand.result, got))
+        return
+    after = engine.legal()
+    if after:
+        out.append(Mismatch(trace.path, hand.result_line, where, [], sorted(after),
+                            f"the hand is over but the engine still offers {short_json(after)}"))
+    for key in sorted(set(hand.result) | set(got)):
+        if not same_json(hand.result.get(key), got.get(key)):
+            out.append(Mismatch(trace.path, hand.result_line, f"{where}.{key}",
+                                hand.result.get(key), got.get(key)))
+
+
+def _check_legal(trace: Trace, step: Step, got: list[str], out: list[Mismatch]) -> None:
+    where = f"{step.where}.legal"
+    if step.legal is not None:
+        missing = sorted(set(step.legal) - set(got))
+        extra = sorted(set(got) - set(step.legal))
+        if missing or extra:
+            out.append(Mismatch(trace.path, step.line, where, sorted(step.legal), sorted(got),
+                                f"legal set differs: missing {short_json(missing)}, "
+                                f"extra {short_json(extra)}"))
+    elif step.legal_count is not None:
+        count, digest = legal_digest(got)
+        if (count, digest) != (step.legal_count, step.legal_sha256):
+            out.append(Mismatch(trace.path, step.line, f"{step.where}.legal_count",
+                                [step.legal_count, step.legal_sha256], [count, digest],
+                                f"legal set differs: expected {step.legal_count} actions "
+                                f"(sha256 {str(step.legal_sha256)[:12]}...), got {count} "
+                                f"(sha256 {digest[:12]}...)"))
+
+
+def _event_mismatch(trace: Trace, step: Step, got: list[JsonObject]) -> Mismatch:
+    expected = list(step.events)
+    index = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
+                  if not same_json(a, b)), min(len(expected), len(got)))
+    want = expected[index] if index < len(expected) else None
+    have = got[index] if index < len(got) else None
+    detail = (f"events differ at event {index}: expected {short_json(want)}, got {short_json(have)}"
+              f" ({len(expected)} expected, {len(got)} got)")
+    return Mismatch(trace.path, step.line, f"{step.where}.events[{index}]", want, have, detail)
+
+
+def _replay_match(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None:
+    assert trace.first_starter is not None and trace.match is not None
+    try:
+        engine.new_match(trace.variant, dict(trace.options), trace.first_starter)
+    except EngineRejected as error:
+        out.append(_refused(trace, 1, "$.first_starter", "the match", error))
+        raise _Stop from None
+    for hand in trace.hands:
+        plan = engine.match_state().get("next")
+        if plan is None:
+            out.append(Mismatch(trace.path, hand.line, hand.where, "another hand",
+                                "match over", "the match ended before this hand"))
+            raise _Stop
+        if hand.plan is not None and not same_json(hand.plan, plan_of(plan)):
+            out.append(Mismatch(trace.path, hand.line, f"{hand.where}.plan", hand.plan,
+                                plan_of(plan)))
+        try:
+            engine.next_hand(dict(hand.deal))
+        except EngineRejected as error:
+            out.append(_refused(trace, hand.line, f"{hand.where}.deal", "the deal", error))
+            raise _Stop from None
+        _replay_hand(trace, hand, engine, out)
+    final = engine.match_state()
+    for key, want in trace.match.items():
+        if not same_json(want, final.get(key)):
+            out.append(Mismatch(trace.path, trace.match_line, f"$.match.{key}", want,
+                                final.get(key)))
+
+
+def plan_of(next_hand: Mapping[str, Any]) -> JsonObject:
+    """The part of MatchState ``next`` a trace records: starter and hand sizes."""
+    return {"starter": next_hand.get("starter"), "hand_sizes": next_hand.get("hand_sizes")}
