@@ -1,0 +1,62 @@
+"""The case kinds of the conformance suite, one module each, and their registry.
+
+Each kind module has ``cases(variant, params) -> list[Case]``; ``collect`` asks every kind for
+every variant, in a fixed order, so case ids and their order are stable from run to run.
+
+- golden: replay each bundled trace step by step (``conformance/traces``)
+- perft: count action sequences from fixed positions (``conformance/perft/<variant>.yaml``)
+- differential: searched and random hands against the reference, shrunk on failure
+- invariants: properties of the engine's own answers (tiles conserved, turns, results)
+- rejection: illegal actions from real positions must be refused and change nothing
+- match: whole matches, searched to reach third sets, exact targets and tiebreaks
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from dominokit.conformance.runner import Case
+
+
+@dataclass(frozen=True)
+class Params:
+    """How big and how seeded the generated cases are (``--examples``, ``--seed``)."""
+
+    examples: int = 25
+    seed: int = 0
+
+
+Collector = Callable[[str, Params], list[Case]]
+
+
+def _registry() -> dict[str, Collector]:
+    from dominokit.conformance.cases import (
+        differential,
+        golden,
+        invariants,
+        match,
+        perft,
+        rejection,
+    )
+
+    return {
+        "golden": golden.cases,
+        "perft": perft.cases,
+        "differential": differential.cases,
+        "invariants": invariants.cases,
+        "rejection": rejection.cases,
+        "match": match.cases,
+    }
+
+
+KINDS = ("golden", "perft", "differential", "invariants", "rejection", "match")
+"""The case kinds, in the order a run goes through them."""
+
+
+def collect(variants: Sequence[str], *, examples: int = 25, seed: int = 0) -> list[Case]:
+    """Every case of every kind for ``variants`` (kind by kind, then variant by variant)."""
+    params = Params(examples, seed)
+    registry = _registry()
+    return [case for kind in KINDS for variant in variants
+            for case in registry[kind](variant, params)]

@@ -1,0 +1,343 @@
+"""Comparing an engine's answers with the reference's, and naming the rules a difference is about.
+
+A divergence is reported with the rule ids it concerns so that an engine author knows which
+ruling to read. The ids come from the spec: the ``rule:`` written next to each mechanic, scoring
+term and end condition (via the resolved Rules), the rule the reference cites when it refuses an
+action, and the rule carried by events and result terms. Only three rules of
+``spec/common.yaml`` are named here, because no mechanic of a variant file cites them (they
+hold for every variant): see ``COMMON_RULES``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from dominokit.conformance.runner import Outcome
+from dominokit.reference import Action, HandState, Rules
+from dominokit.reference.engine import check_action
+from dominokit.reference.errors import NotationError
+
+COMMON_RULES: Final = {
+    "distinct_actions": "R-ALL-09",  # one action per end, per touching half, one spelling
+    "starters": "R-ALL-04",  # starters alternate hand by hand across the whole match
+    "tied_hand": "R-ALL-06",  # equal pips in a block: nobody wins
+}
+
+
+def canonical(value: Any) -> str:
+    """Pretty, key-sorted JSON: the form diffs are taken on."""
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality (key order ignored, ``true`` is not ``1``)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def diff_text(expected: Any, got: Any, what: str, source: str = "reference") -> str:
+    """A unified diff of the pretty JSON of both values; ``source`` is where the expected
+    value comes from."""
+    lines = difflib.unified_diff(
+        canonical(expected).splitlines(), canonical(got).splitlines(),
+        fromfile=f"expected {what} ({source})", tofile=f"got {what} (engine)", lineterm="",
+    )
+    return "\n".join(lines)
+
+
+def unique(rules: Iterable[str | None]) -> tuple[str, ...]:
+    """Rule ids in first-seen order, without blanks or repeats."""
+    return tuple(dict.fromkeys(r for r in rules if r))
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first point where an engine and the reference disagree."""
+
+    what: str
+    summary: str
+    expected: Any
+    got: Any
+    rules: tuple[str, ...]
+    step: int | None
+    """Actions played in the hand when it showed (None: between hands of a match)."""
+    hand: int | None = None
+
+    def outcome(self, prefix: str = "", details: Sequence[str] = (),
+                repro: str | None = None) -> Outcome:
+        """The failed Outcome for this divergence; ``details`` are extra message lines."""
+        message = "\n".join([f"{prefix}{self.summary}", *details])
+        return Outcome("failed", message, step=self.step, hand=self.hand,
+                       expected=self.expected, got=self.got,
+                       diff=diff_text(self.expected, self.got, self.what),
+                       rules=self.rules, repro=repro)
+
+
+def _listing(actions: Iterable[str], limit: int = 12) -> str:
+    items = sorted(actions)
+    shown = " ".join(items[:limit])
+    return shown + (f" ... ({len(items)} in all)" if len(items) > limit else "")
+
+
+class Blame:
+    """Names the rules a divergence concerns, from the resolved rules of one variant."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+
+    def _end_rule(self, reason: str | None) -> list[str]:
+        return [end.rule for end in self.rules.end if end.condition == reason]
+
+    def _term_rules(self, name: str) -> list[str]:
+        return [term.rule for term in self.rules.terms if term.term == name]
+
+    def kind_rules(self, state: HandState, action: Action) -> list[str]:
+        """The mechanics that decide whether ``action`` is legal in ``state``."""
+        r = self.rules
+        if action.kind == "opening":
+            return [r.opening.rule]
+        if action.kind == "chain":
+            out = [r.matching.rule]
+            if r.parity.policy != "none":
+                out.append(r.parity.rule)
+                end_pip = getattr(state.table, "end_pip", None)
+                if end_pip is not None and end_pip(action.end) == 0:
+                    out.append(r.parity.extra_rule or "")
+            return out
+        if action.kind == "board":
+            return [r.matching.rule, r.matching.extra_rule or "", r.opening.rule]
+        if action.kind == "draw":
+            return [r.draw.rule]
+        if action.kind == "pass":
+            return [r.pass_.rule]
+        return [r.extra_tile.rule] if r.extra_tile else [r.structural.turn_order]
+
+    def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
+              ) -> tuple[str, ...]:
+        """Rules behind a legal-set difference: why each extra action is illegal (as the
+        reference says), which mechanics allow each missing one, and the phase of the turn."""
+        r = self.rules
+        out: list[str] = []
+        if state.table.empty:
+            out.append(r.opening.rule)
+        if state.turn.extra and r.extra_tile:
+            out.append(r.extra_tile.rule)
+        missing = set(missing)
+        for text in sorted(extra):
+            try:
+                action = Action.parse(text)
+            except NotationError:
+                out.append(COMMON_RULES["distinct_actions"])
+                continue
+            problem = check_action(state, action)
+            if problem is not None:
+                out.append(problem[0])
+            out.extend(self.kind_rules(state, action))
+        for text in sorted(missing):
+            action = Action.parse(text)
+            out.extend(self.kind_rules(state, action))
+            if action.kind == "chain" and self._has_twin(state, action):
+                out.append(COMMON_RULES["distinct_actions"])
+        return unique(out)
+
+    def _has_twin(self, state: HandState, action: Action) -> bool:
+        """True when the same tile also fits another end or with its other half: distinct
+        actions (R-ALL-09) that an engine may have folded into one."""
+        from dominokit.reference import legal_actions
+
+        return any(
+            other.kind == "chain" and other.tile == action.tile and other != action
+            for other in legal_actions(state)
+        )
+
+    def refused(self, state: HandState, action: str, cited: str | None) -> tuple[str, ...]:
+        """Rules behind an engine refusing an action the reference allows."""
+        return unique([*self.legal(state, [action], []), cited])
+
+    def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]
+               ) -> tuple[str, ...]:
+        """Rules behind the first differing event of an action."""
+        index = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
+                      if not same(a, b)), min(len(expected), len(got)))
+        pair = [seq[index] if index < len(seq) else None for seq in (expected, got)]
+        out: list[str] = []
+        for event in pair:
+            if event is not None:
+                out.extend(self._event_rules(event))
+        if pair[0] is not None and pair[1] is not None and pair[0].get("type") == "end" == \
+                pair[1].get("type"):
+            out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
+        return unique(out)
+
+    def _event_rules(self, event: Mapping[str, Any]) -> list[str]:
+        r = self.rules
+        kind = event.get("type")
+        out = [event["rule"]] if isinstance(event.get("rule"), str) else []
+        if kind == "place":
+            out.append(r.placement.rule if r.placement else r.matching.rule)
+        elif kind == "lake" and r.lakes:
+            out.append(r.lakes.rule)
+        elif kind == "draw":
+            out.append(r.draw.rule)
+        elif kind == "pass":
+            out.append(r.pass_.rule)
+        elif kind == "stop" and r.extra_tile:
+            out.append(r.extra_tile.rule)
+        elif kind == "end":
+            result = event.get("result")
+            out.extend(self._end_rule(result.get("reason") if isinstance(result, dict)
+                                      else None))
+        return out
+
+    def result(self, expected: Mapping[str, Any] | None, got: Mapping[str, Any] | None
+               ) -> tuple[str, ...]:
+        """Rules behind differing hand results (either may be partial or None)."""
+        if expected is None or got is None:
+            present = expected if expected is not None else got
+            reason = present.get("reason") if present is not None else None
+            ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
+            return unique(ends)
+        out: list[str] = []
+        if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
+            out.append(self.rules.winner.rule)
+            if expected.get("winner") is None or got.get("winner") is None:
+                out.append(COMMON_RULES["tied_hand"])
+        if "reason" in expected and expected.get("reason") != got.get("reason"):
+            out.extend(self._end_rule(expected.get("reason")))
+            out.extend(self._end_rule(got.get("reason")))
+        terms_differ = False
+        if "terms" in expected or "terms" in got:
+            want = _terms(expected.get("terms"))
+            have = _terms(got.get("terms"))
+            for key in sorted(set(want) | set(have)):
+                if want.get(key, (0, None))[0] != have.get(key, (0, None))[0]:
+                    terms_differ = True
+                    rule = want.get(key, have.get(key, (0, None)))[1]
+                    out.extend([rule] if rule else self._term_rules(key[0]))
+        if "points" in expected and not same(expected.get("points"), got.get("points")) \
+                and not terms_differ:
+            out.extend(term.rule for term in self.rules.terms)
+        if "pips" in expected and not same(expected.get("pips"), got.get("pips")):
+            out.append(self.rules.structural.own_tiles)
+        return unique(out)
+
+    def state(self, expected: Mapping[str, Any], got: Mapping[str, Any], *,
+              in_match: bool = False) -> tuple[str, ...]:
+        """Rules behind differing hand states (key by key)."""
+        r = self.rules
+        out: list[str] = []
+        for key in sorted(set(expected) | set(got)):
+            want, have = expected.get(key), got.get(key)
+            if same(want, have):
+                continue
+            if key in ("hands", "stock", "out_of_play"):
+                out += [r.structural.own_tiles, r.draw.rule]
+            elif key == "table":
+                out += [r.matching.rule, r.opening.rule, r.table.rule]
+                if r.parity.policy != "none":
+                    out += [r.parity.rule, r.parity.extra_rule or ""]
+            elif key in ("starter", "to_move"):
+                out += [r.setup.rule, r.opening.rule, r.structural.turn_order]
+                if in_match:
+                    out.append(COMMON_RULES["starters"])
+                if r.extra_tile:
+                    turns = [s.get("turn") for s in (expected, got)]
+                    if any(isinstance(t, dict) and t.get("extra") for t in turns):
+                        out.append(r.extra_tile.rule)
+            elif key == "turn":
+                out += self._turn_rules(want, have)
+            elif key == "passes":
+                out += [r.pass_.rule, *self._end_rule("mutual_pass")]
+            elif key == "points":
+                out += [r.placement.rule if r.placement else "", r.lakes.rule if r.lakes else ""]
+            elif key == "last_placed":
+                out += [r.structural.own_tiles, *self._term_rules("last_tile_bonus")]
+            elif key == "widow":
+                out += [r.setup.rule, r.opening.rule]
+            elif key == "result":
+                out += self.result(want if isinstance(want, dict) else None,
+                                   have if isinstance(have, dict) else None)
+            elif key == "options":
+                out += self._option_rules(want, have)
+        return unique(out)
+
+    def _turn_rules(self, want: Any, have: Any) -> list[str]:
+        r = self.rules
+        out: list[str] = []
+        want = want if isinstance(want, dict) else {}
+        have = have if isinstance(have, dict) else {}
+        if want.get("draws") != have.get("draws"):
+            out.append(r.draw.rule)
+        if want.get("extra") != have.get("extra"):
+            out.append(r.extra_tile.rule if r.extra_tile else r.structural.turn_order)
+        return out
+
+    def _option_rules(self, want: Any, have: Any) -> list[str]:
+        from dominokit.reference import load_variant
+
+        options = load_variant(self.rules.variant_id).options
+        want = want if isinstance(want, dict) else {}
+        have = have if isinstance(have, dict) else {}
+        return [options[k].rule for k in set(want) | set(have)
+                if k in options and not same(want.get(k), have.get(k))]
+
+    def match(self, expected: Mapping[str, Any], got: Mapping[str, Any]) -> tuple[str, ...]:
+        """Rules behind differing match states (key by key; ``phase`` wording is free)."""
+        r = self.rules
+        out: list[str] = []
+        tiebreak = r.match.tiebreak
+        in_tiebreak = tiebreak is not None and any(
+            "tiebreak" in json.dumps(s.get(k)) for s in (expected, got) for k in ("phase",
+                                                                                  "rounds"))
+        for key in sorted(set(expected) | set(got)):
+            want, have = expected.get(key), got.get(key)
+            if key == "phase" or same(want, have):
+                continue
+            if key == "next":
+                want = want if isinstance(want, dict) else {}
+                have = have if isinstance(have, dict) else {}
+                if not same(want.get("starter"), have.get("starter")):
+                    out += [COMMON_RULES["starters"], r.setup.rule]
+                if not same(want.get("hand_sizes"), have.get("hand_sizes")):
+                    out += [r.match.rule, r.setup.rule]
+                    if in_tiebreak and tiebreak:
+                        out.append(tiebreak.rule)
+            elif key == "first_starter":
+                out.append(COMMON_RULES["starters"])
+            elif key == "options":
+                out += self._option_rules(want, have)
+            else:
+                out.append(r.match.rule)
+                if in_tiebreak and tiebreak:
+                    out.append(tiebreak.rule)
+        return unique(out)
+
+
+def _terms(raw: Any) -> dict[tuple[str, Any], tuple[int, str | None]]:
+    """Result terms keyed by (term, player): (summed points, rule)."""
+    out: dict[tuple[str, Any], tuple[int, str | None]] = {}
+    for term in raw if isinstance(raw, list) else []:
+        if not isinstance(term, dict):
+            continue
+        key = (str(term.get("term")), term.get("player"))
+        raw_points = term.get("points")
+        points = raw_points if isinstance(raw_points, int) else 0
+        previous = out.get(key, (0, None))[0]
+        rule = term.get("rule") if isinstance(term.get("rule"), str) else None
+        out[key] = (previous + points, rule)
+    return out
+
+
+def legal_summary(missing: Iterable[str], extra: Iterable[str]) -> str:
+    """``the engine lists X (not legal) and misses Y`` in words."""
+    parts = []
+    extra, missing = sorted(extra), sorted(missing)
+    if extra:
+        parts.append(f"the engine lists {len(extra)} action(s) the reference does not: "
+                     f"{_listing(extra)}")
+    if missing:
+        parts.append(f"the engine misses {len(missing)} legal action(s): {_listing(missing)}")
+    return "; ".join(parts)

@@ -1,0 +1,306 @@
+"""Differential cases: an engine and the in-process reference side by side, step by step.
+
+Each case (one per variant and option setting) first replays *searched* hands: deals and play
+found by searching the reference for situations random play rarely reaches, each named by the
+spec (every end condition, a hand nobody wins, every bonus and catch tile, every lake size and
+the smallest region too big to be a lake, both ends of the extra-tile turn, and a hand in which
+each option value changes what happens). Then hypothesis drives random deals (seeded
+``random_deal``) and random legal actions (``sampled_from`` the sorted legal list) through
+both; legal sets, events, states and results are compared at every step. A divergence is shrunk
+by hypothesis and the shrunk hand is written as a trace. ``--examples`` sets the number of
+random hands, ``--seed`` seeds both the search and hypothesis.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache, partial
+from typing import Any
+
+from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases import repro as repros
+from dominokit.conformance.cases.compare import Blame, unique
+from dominokit.conformance.cases.drive import HandRun, scripted, standalone
+from dominokit.conformance.driver import Engine
+from dominokit.conformance.errors import EngineFailure
+from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.reference import (
+    Action,
+    DealError,
+    IllegalActionError,
+    Rules,
+    Tile,
+    apply_action,
+    load_variant,
+    new_hand,
+    validate_deal,
+)
+from dominokit.reference.deal import Deal
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+JsonObject = dict[str, Any]
+
+SEARCH_WORK = 40_000
+"""How many legal actions the search for special hands may list (per variant and options):
+a budget in units of work, not seconds, so every machine finds the same hands."""
+
+
+def cases(variant: str, params: Params) -> list[Case]:
+    """``differential/<variant>/<options-slug>`` for the defaults and each option value."""
+    out = []
+    for options in oracle.option_sets(variant):
+        rules = oracle.rules_of(variant, options)
+        covered = unique([rules.opening.rule, rules.matching.rule, rules.draw.rule,
+                          rules.pass_.rule, *(e.rule for e in rules.end),
+                          rules.winner.rule, *(t.rule for t in rules.terms),
+                          *(o.rule for n, o in load_variant(variant).options.items()
+                            if n in options)])
+        out.append(Case(
+            id=f"differential/{variant}/{oracle.options_slug(options)}", kind="differential",
+            variant=variant, body=partial(_run, variant, options, params), options=options,
+            rules=covered,
+            description="searched and random hands against the reference, step by step"))
+    return out
+
+
+@dataclass(frozen=True)
+class Target:
+    """A situation worth one searched hand: its name, the rules it exercises, how to tell a
+    hand reaches it, and tiles the search policy should hold back to get there."""
+
+    name: str
+    rules: tuple[str, ...]
+    hit: Callable[[oracle.Played], bool] = field(compare=False)
+    hoard: frozenset[Tile] = frozenset()
+
+
+def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
+    """The situations the spec names for this variant and options (see the module doc)."""
+    rules = oracle.rules_of(variant, options)
+    out = [Target(f"end-{oracle.slug(end.condition)}", (end.rule,),
+                  partial(_reason_is, end.condition)) for end in rules.end]
+    out.append(Target("no-winner", (rules.winner.rule,), _no_winner))
+    for term in rules.terms:
+        for tile, value in term.tiles:
+            out.append(Target(f"{oracle.slug(term.term)}-{tile}", (term.rule,),
+                              partial(_has_term, term.term, value), frozenset({tile})))
+    if rules.lakes is not None:
+        biggest = rules.lakes.max_cells
+        out.extend(Target(f"lake-{size}", (rules.lakes.rule,), partial(_lake_of, size))
+                   for size in range(1, biggest + 1))
+        out.append(Target(f"region-{biggest + 1}", (rules.lakes.rule,),
+                          partial(_region_of, biggest + 1)))
+    if rules.extra_tile is not None:
+        out.append(Target("extra-tile-placed", (rules.extra_tile.rule,), _extra_placed))
+        out.append(Target("extra-tile-stop", (rules.extra_tile.rule,), _extra_stopped))
+    sample = Deal.from_json(oracle.deal_json(rules, 0))
+    for name, spec in load_variant(variant).options.items():
+        for choice in spec.values:
+            if choice != options.get(name, spec.default):
+                other = {**options, name: choice}
+                if choice == spec.default:
+                    other.pop(name)
+                if not _same_deals(oracle.rules_of(variant, other), sample):
+                    continue
+                out.append(Target(f"option-{oracle.slug(name)}-{oracle.slug(str(choice))}",
+                                  (spec.rule,), partial(_differs_under, other)))
+    return out
+
+
+def _same_deals(rules: Rules, deal: Deal) -> bool:
+    """True when ``rules`` accept a deal of the current setting: only then can one hand show
+    what an option changes (an option that changes the deal itself needs no searching)."""
+    try:
+        validate_deal(rules, deal)
+    except DealError:
+        return False
+    return True
+
+
+def _reason_is(reason: str, played: oracle.Played) -> bool:
+    return played.result.reason == reason
+
+
+def _no_winner(played: oracle.Played) -> bool:
+    return played.result.winner is None
+
+
+def _has_term(term: str, value: int, played: oracle.Played) -> bool:
+    return any(t.term == term and abs(t.points) == value for t in played.result.terms)
+
+
+def _lake_of(size: int, played: oracle.Played) -> bool:
+    return any(e.type == "lake" and e.cells is not None and len(e.cells) == size
+               for events in played.events for e in events)
+
+
+def _region_of(size: int, played: oracle.Played) -> bool:
+    """A placement left a new empty region of exactly ``size`` cells next to it."""
+    from dominokit.reference import board
+
+    for state, text in zip(played.states[1:], played.actions, strict=True):
+        grid = getattr(state.table, "grid", None)
+        placed = Action.parse(text).cells
+        if grid is None or placed is None:
+            continue
+        for region in board.regions(grid):
+            if len(region) == size and any(board.adjacent(c, p) for c in region
+                                           for p in placed):
+                return True
+    return False
+
+
+def _extra_placed(played: oracle.Played) -> bool:
+    return any(state.turn.extra and action != "stop"
+               for state, action in zip(played.states, played.actions, strict=False))
+
+
+def _extra_stopped(played: oracle.Played) -> bool:
+    return "stop" in played.actions
+
+
+def _differs_under(options: Mapping[str, object], played: oracle.Played) -> bool:
+    """True when the same deal and actions give other events or results under ``options``
+    (a hand that tells the option's values apart). A deal the other setting refuses (other
+    hand sizes, another tile set) tells nothing."""
+    rules = oracle.rules_of(played.variant, options)
+    try:
+        state = new_hand(rules, Deal.from_json(played.deal))
+    except DealError:
+        return False
+    for action, events in zip(played.actions, played.events, strict=True):
+        try:
+            state, happened = apply_action(state, action)
+        except IllegalActionError:
+            return True
+        if [e.to_json() for e in happened] != [e.to_json() for e in events]:
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class Found:
+    """The searched hands of one variant and options: each with the targets it reaches."""
+
+    hands: tuple[tuple[oracle.Played, tuple[str, ...]], ...]
+    missed: tuple[str, ...]
+
+
+@cache
+def search(variant: str, options_items: tuple[tuple[str, object], ...], seed: int) -> Found:
+    """Play seeded hands on the reference until every target is reached or the work budget
+    is spent; every other hand holds back the tiles pending targets name."""
+    options = dict(options_items)
+    rules = oracle.rules_of(variant, options)
+    sizes = oracle.hand_sizes(rules)
+    pending = targets(variant, options)
+    hits: dict[int, list[str]] = {}
+    played_hands: list[oracle.Played] = []
+    work = 0
+    attempt = 0
+    while pending and work < SEARCH_WORK:
+        rng = random.Random(f"search:{variant}:{seed}:{attempt}")
+        hoard = frozenset().union(*(t.hoard for t in pending))
+        policies = [oracle.uniform, oracle.eager, oracle.by_kind,
+                    *([oracle.hoarding(hoard)] if hoard else [])]
+        policy = policies[attempt % len(policies)]
+        deal = oracle.deal_json(rules, rng.randrange(2**31), sizes[attempt % len(sizes)])
+        played = oracle.play_deal(variant, options, deal, policy, rng)
+        work += played.work
+        attempt += 1
+        reached = [t for t in pending if t.hit(played)]
+        if reached:
+            hits[len(played_hands)] = [t.name for t in reached]
+            played_hands.append(played)
+            pending = [t for t in pending if t not in reached]
+    return Found(tuple((played_hands[i], tuple(names)) for i, names in hits.items()),
+                 tuple(t.name for t in pending))
+
+
+class _Diverged(Exception):
+    """Raised inside the hypothesis test so that it shrinks the failing hand."""
+
+    def __init__(self, deal: JsonObject, run: HandRun) -> None:
+        self.deal = deal
+        self.run = run
+        super().__init__(run.divergence.summary if run.divergence else "")
+
+
+def _run(variant: str, options: dict[str, object], params: Params, engine: Engine,
+         ctx: Context) -> Outcome:
+    blame = Blame(oracle.rules_of(variant, options))
+    case_id = f"differential/{variant}/{oracle.options_slug(options)}"
+    found = search(variant, tuple(sorted(options.items())), params.seed)
+    for played, names in found.hands:
+        run = standalone(engine, variant, options, played.deal, scripted(played.actions), blame)
+        if run.divergence is not None:
+            return _failure(ctx, case_id, variant, options, played.deal, run,
+                            f"searched hand ({', '.join(names)}): ")
+    failure = _random_hands(engine, variant, options, params, blame)
+    if failure is not None:
+        deal, run = failure
+        return _failure(ctx, case_id, variant, options, deal, run,
+                        "random hand (shrunk by hypothesis): ")
+    reached = [name for _, names in found.hands for name in names]
+    missed = f"; not reached: {', '.join(found.missed)}" if found.missed else ""
+    return Outcome.passed(f"{len(found.hands)} searched hands ({', '.join(reached)}){missed}; "
+                          f"{params.examples} random hands")
+
+
+def _random_hands(engine: Engine, variant: str, options: dict[str, object], params: Params,
+                  blame: Blame) -> tuple[JsonObject, HandRun] | None:
+    """Run the hypothesis phase; the shrunk failing (deal, run), or None. An engine failure
+    stops the phase at once (no shrinking on a dead engine) and is raised."""
+    rules = blame.rules
+    sizes = oracle.hand_sizes(rules)
+    trouble: list[EngineFailure] = []
+
+    @settings(max_examples=max(params.examples, 1), derandomize=False, database=None,
+              deadline=None, suppress_health_check=list(HealthCheck),
+              report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False,
+              phases=(Phase.generate, Phase.shrink))
+    @hypothesis_seed(params.seed)
+    @given(st.data())
+    def check(data: st.DataObject) -> None:
+        if trouble:
+            return
+        deal_seed = data.draw(st.integers(0, 2**31 - 1), label="deal seed")
+        size = data.draw(st.sampled_from(sizes), label="hand sizes")
+        deal = oracle.deal_json(rules, deal_seed, size)
+
+        def choose(legal: list[str], step: int) -> str:
+            return data.draw(st.sampled_from(legal), label=f"action {step + 1}")
+
+        try:
+            run = standalone(engine, variant, options, deal, choose, blame)
+        except EngineFailure as failure:
+            trouble.append(failure)
+            return
+        if run.divergence is not None:
+            raise _Diverged(deal, run)
+
+    try:
+        check()
+    except _Diverged as diverged:
+        return diverged.deal, diverged.run
+    if trouble:
+        raise trouble[0]
+    return None
+
+
+def _failure(ctx: Context, case_id: str, variant: str, options: Mapping[str, object],
+             deal: JsonObject, run: HandRun, prefix: str) -> Outcome:
+    divergence = run.divergence
+    assert divergence is not None
+    actions = list(run.actions)
+    if divergence.what == "answer":
+        actions.append(str(divergence.expected["accepted"]))
+    path = repros.write_hand(ctx.report_dir, case_id, variant, options, deal, actions,
+                             divergence.rules, note="written by dominokit conform; every "
+                             "expected answer comes from the reference engine")
+    details = [f"actions: {' '.join(actions) or '(none)'}"]
+    return divergence.outcome(prefix, details, repro=path)

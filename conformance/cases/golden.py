@@ -1,0 +1,163 @@
+"""Golden cases: replay each bundled trace through the engine, step by step.
+
+A trace fixes the deal and the actions and states every answer: who acts, the legal set
+(compared as a set), the events of each action and the hand's result; a match trace also the
+plan of each hand and the final match state. The replay itself is ``traces.replay`` (the same
+one ``dominokit trace validate`` uses); this module turns its first mismatch into an outcome
+and names the rules involved, rebuilding the position of the step on both sides when needed.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache, partial
+from typing import Any
+
+from dominokit.conformance import traces
+from dominokit.conformance.cases import Params
+from dominokit.conformance.cases.compare import Blame, diff_text, unique
+from dominokit.conformance.cases.oracle import rules_of
+from dominokit.conformance.driver import Engine
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.reference import (
+    Deal,
+    HandState,
+    apply_action,
+    finish_hand,
+    legal_actions,
+    new_hand,
+    new_match,
+    start_hand,
+)
+
+
+@cache
+def bundled(variant: str) -> tuple[traces.Trace, ...]:
+    """The bundled traces of ``variant``, loaded once per process (loading checks each file
+    against the schema, which is slow, and the files do not change during a run)."""
+    return tuple(traces.bundled_traces(variant))
+
+
+def cases(variant: str, params: Params) -> list[Case]:
+    """One case per bundled trace of ``variant``: ``golden/<trace id>``."""
+    return [
+        Case(id=f"golden/{trace.id}", kind="golden", variant=variant,
+             body=partial(_run, trace), options=dict(trace.options), rules=trace.rules,
+             description=trace.description)
+        for trace in bundled(variant)
+    ]
+
+
+def _run(trace: traces.Trace, engine: Engine, ctx: Context) -> Outcome:
+    mismatches = traces.replay(trace, engine)
+    if not mismatches:
+        return Outcome.passed(f"{sum(len(h.steps) for h in trace.hands)} steps replayed")
+    first = mismatches[0]
+    hand, step = _position(first.where)
+    rules = _blame(trace, first, hand, step, engine)
+    more = f" (and {len(mismatches) - 1} more mismatch(es))" if len(mismatches) > 1 else ""
+    lines = [f"{first}{more}"] + [f"also: {m}" for m in mismatches[1:4]]
+    return Outcome("failed", "\n".join(lines), step=step,
+                   hand=None if trace.kind == "hand" else hand + 1,
+                   expected=first.expected, got=first.got,
+                   diff=diff_text(first.expected, first.got, first.where, "trace"),
+                   rules=rules or trace.rules, repro=trace.path)
+
+
+def _position(where: str) -> tuple[int, int | None]:
+    """(hand index, actions played before the step) of a mismatch's JSON path."""
+    hand = re.search(r"hands\[(\d+)\]", where)
+    step = re.search(r"steps\[(\d+)\]", where)
+    return (int(hand.group(1)) if hand else 0, int(step.group(1)) if step else None)
+
+
+def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int | None,
+           engine: Engine) -> tuple[str, ...]:
+    blame = Blame(rules_of(trace.variant, trace.options))
+    where = mismatch.where
+    expected, got = mismatch.expected, mismatch.got
+    if ".legal" in where and step is not None:
+        ref = _reference_at(trace, hand, step)
+        want = set(expected) if isinstance(expected, list) else _legal_now(ref)
+        have = set(got) if isinstance(got, list) else _engine_legal(trace, hand, step, engine)
+        return blame.legal(ref, want - have, have - want)
+    if ".events" in where:
+        return blame.events([expected] if expected else [], [got] if got else [])
+    if ".result" in where:
+        key = where.rsplit(".", 1)[-1]
+        if key == "result":
+            return blame.result(_obj(expected), _obj(got))
+        return blame.result({key: expected}, {key: got})
+    if where.endswith(".player"):
+        return blame.state({"to_move": expected}, {"to_move": got},
+                           in_match=trace.kind == "match")
+    if where.endswith(".plan"):
+        return blame.match({"next": expected}, {"next": got})
+    if where.startswith("$.match."):
+        key = where.rsplit(".", 1)[-1]
+        return blame.match({key: expected}, {key: got})
+    if where.endswith(".action") and step is not None:
+        action = trace.hands[hand].steps[step].action
+        cited = re.search(r"\((R-[A-Z]+-\d+)\)$", mismatch.detail)
+        return blame.refused(_reference_at(trace, hand, step), action,
+                             cited.group(1) if cited else None)
+    return unique(end.rule for end in blame.rules.end)
+
+
+def _obj(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def _legal_now(state: HandState) -> set[str]:
+    return {str(a) for a in legal_actions(state)}
+
+
+def _reference_at(trace: traces.Trace, hand: int, step: int) -> HandState:
+    """The reference's state before step ``step`` of hand ``hand`` of the trace."""
+    rules = rules_of(trace.variant, trace.options)
+    if trace.kind == "hand":
+        state = new_hand(rules, Deal.from_json(trace.hands[0].deal))
+        return _advance(state, trace.hands[0], step)
+    assert trace.first_starter is not None
+    match = new_match(trace.variant, trace.options, trace.first_starter)
+    for index, recorded in enumerate(trace.hands):
+        state = start_hand(match, Deal.from_json(recorded.deal))
+        if index == hand:
+            return _advance(state, recorded, step)
+        state = _advance(state, recorded, len(recorded.steps))
+        if state.result is not None:
+            match, _ = finish_hand(match, state.result)
+    raise IndexError(f"trace has no hand {hand}")
+
+
+def _advance(state: HandState, recorded: traces.HandTrace, steps: int) -> HandState:
+    for step in recorded.steps[:steps]:
+        state, _ = apply_action(state, step.action)
+    return state
+
+
+def _engine_legal(trace: traces.Trace, hand: int, step: int, engine: Engine) -> set[str]:
+    """The engine's legal set before the step, re-reached through the protocol (the replay
+    has moved on, and a large legal set is stored in a trace only as a digest)."""
+    try:
+        return _reach(trace, hand, step, engine)
+    except EngineRejected:
+        return set()
+
+
+def _reach(trace: traces.Trace, hand: int, step: int, engine: Engine) -> set[str]:
+    if trace.kind == "hand":
+        engine.new_hand(trace.variant, dict(trace.options), dict(trace.hands[0].deal))
+    else:
+        assert trace.first_starter is not None
+        engine.new_match(trace.variant, dict(trace.options), trace.first_starter)
+        for recorded in trace.hands[:hand]:
+            engine.next_hand(dict(recorded.deal))
+            for earlier in recorded.steps:
+                engine.apply(earlier.action)
+        engine.next_hand(dict(trace.hands[hand].deal))
+    for earlier in trace.hands[hand].steps[:step]:
+        engine.apply(earlier.action)
+    return set(engine.legal())
+

@@ -1,0 +1,274 @@
+"""Match cases: whole matches through ``new_match``/``next_hand``, against the reference.
+
+The kit supplies every deal (R-ALL-03) and every action; the engine decides the starters and
+keeps the score. After each hand the match states must agree (totals, sets, rounds and
+tiebreaks, the next hand's starter and sizes, the winner; ``phase`` wording is free), and every
+hand is compared step by step as in the differential cases. Besides a plain match for each
+option setting, the kit searches the reference, hand by hand, for matches that reach what the
+``match`` section of the spec makes rare: a third set, a total landing exactly on the target,
+a tiebreak, and a second tiebreak with the roles swapped.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any
+
+from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases import repro as repros
+from dominokit.conformance.cases.compare import Blame, Divergence, same, unique
+from dominokit.conformance.cases.drive import check_start, play_both, scripted
+from dominokit.conformance.driver import Engine
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.reference import MatchState, finish_hand, new_match, random_deal, start_hand
+from dominokit.reference.deal import Deal
+
+JsonObject = dict[str, Any]
+Pair = tuple[int, int]
+Score = Callable[[MatchState, Pair], float]
+"""How good a hand is for a scenario: the match before it and the points it gives (lower is
+better; 0 or less means the scenario's goal is met by this hand)."""
+
+MAX_HANDS = 300
+CANDIDATES = 300
+"""Deals tried at most per hand while steering a match (the first acceptable one is taken)."""
+HAND_WORK = 40_000
+"""Legal actions the candidates of one hand may list (bounds the costly variants)."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A match to play: first starter and each hand's deal (starter null) and actions."""
+
+    name: str
+    first_starter: int
+    hands: tuple[tuple[JsonObject, tuple[str, ...]], ...]
+    reached: bool
+
+
+def _plain(match: MatchState, points: Pair) -> float:
+    return 0.0
+
+
+def _stage(match: MatchState) -> int:
+    """The index of the current set, round or tiebreak."""
+    if match.spec.kind == "sets":
+        return sum(match.sets_won)
+    return len(match.rounds)
+
+
+def _alternate_winners(match: MatchState, points: Pair) -> float:
+    """Player 0 takes the first set or round, player 1 the second (a third set, a tiebreak)."""
+    if _stage(match) >= 2:
+        return -1.0
+    wanted = _stage(match) % 2
+    return float(points[1 - wanted] - points[wanted])
+
+
+CLOSE = 25
+"""A gap a single hand can close exactly: steering keeps a gap about this size until the
+hand that must close it, then searches for the exact amount."""
+
+
+def _closing(gap: int, last: bool) -> float:
+    """Score of a gap that must reach 0 exactly, now (``last``) or later."""
+    if gap == 0:
+        return -2.0
+    if not last and 0 < abs(gap) <= CLOSE:
+        return -1.0
+    return float(abs(gap))
+
+
+def _level_tiebreak(match: MatchState, points: Pair) -> float:
+    """Rounds as in ``_alternate_winners``, then the first tiebreak ends level."""
+    regular = len(match.spec.rounds)
+    stage = len(match.rounds)
+    if stage < regular:
+        return _alternate_winners(match, points) if stage < 2 else -1.0
+    tiebreak = match.spec.tiebreak
+    if stage > regular or tiebreak is None:
+        return -1.0
+    gap = match.totals[0] + points[0] - match.totals[1] - points[1]
+    return _closing(gap, match.hand_in_stage == len(tiebreak.deals) - 1)
+
+
+def _exact_target(match: MatchState, points: Pair) -> float:
+    """A running total lands exactly on the set target or match target."""
+    target = match.spec.set_target or match.spec.target
+    reached = (match.totals[0] + points[0], match.totals[1] + points[1])
+    if target in reached:
+        return -2.0
+    if max(reached) > target:
+        return 1e6 + max(reached)
+    before = target - max(match.totals)
+    if before > 2 * CLOSE:
+        return -1.0
+    return _closing(target - max(reached), last=before <= CLOSE)
+
+
+Step = tuple[MatchState, Pair, MatchState]
+"""One hand of a match: the state before it, the points it gave, the state after it."""
+Reached = Callable[[list[Step]], bool]
+
+
+def scenarios(variant: str) -> dict[str, tuple[Score, Reached]]:
+    """The scenarios the variant's ``match`` section makes worth searching, each with its
+    steering score and a test on the hands played that says the goal was met."""
+    spec = oracle.rules_of(variant, {}).match
+    out: dict[str, tuple[Score, Reached]] = {}
+    if spec.kind == "sets":
+        out["third-set"] = (_alternate_winners, lambda steps: any(
+            after.sets_won == (1, 1) for _, _, after in steps))
+    if spec.kind in ("sets", "target"):
+        target = spec.set_target or spec.target
+        out["exact-target"] = (_exact_target, lambda steps: any(
+            target in (before.totals[0] + p[0], before.totals[1] + p[1])
+            for before, p, _ in steps))
+    if spec.kind == "rounds" and spec.tiebreak is not None:
+        regular = len(spec.rounds)
+        out["tiebreak"] = (_alternate_winners, lambda steps: any(
+            len(after.rounds) >= regular and not after.finished for _, _, after in steps))
+        out["second-tiebreak"] = (_level_tiebreak, lambda steps: any(
+            len(after.rounds) >= regular + 1 and not after.finished for _, _, after in steps))
+    return out
+
+
+ATTEMPTS = 4
+"""Matches steered (each from its own seeds) before a scenario is given up as not reached."""
+
+
+@cache
+def build(variant: str, options_items: tuple[tuple[str, object], ...], name: str, seed: int,
+          first_starter: int) -> Scenario:
+    """The first of up to ATTEMPTS steered matches that reaches the scenario (else the last)."""
+    for attempt in range(ATTEMPTS):
+        scenario = _steer(variant, dict(options_items), name, f"{seed}:{attempt}",
+                          first_starter)
+        if scenario.reached:
+            break
+    return scenario
+
+
+def _steer(variant: str, options: dict[str, object], name: str, seed: str,
+           first_starter: int) -> Scenario:
+    """Steer a match on the reference hand by hand: for each hand try seeded deals (played by
+    a random policy) and keep the one the scenario scores best; once the goal is met, the
+    rest of the match is played with the first deal tried."""
+    rules = oracle.rules_of(variant, options)
+    score, reached = scenarios(variant).get(name, (_plain, lambda steps: True))
+    match = new_match(variant, options, first_starter)
+    steps: list[Step] = []
+    hands: list[tuple[JsonObject, tuple[str, ...]]] = []
+    while (plan := match.plan()) is not None:
+        if len(hands) >= MAX_HANDS:
+            raise RuntimeError(f"{variant}: match {name!r} not over after {MAX_HANDS} hands")
+        steering = score is not _plain and not reached(steps)
+        best: tuple[float, JsonObject, oracle.Played] | None = None
+        work = 0
+        for candidate in range(CANDIDATES if steering else 1):
+            rng = random.Random(f"match:{variant}:{name}:{seed}:{len(hands)}:{candidate}")
+            deal = random_deal(rules, rng, hand_sizes=plan.hand_sizes, starter=plan.starter)
+            played = oracle.play(rules, start_hand(match, deal), oracle.uniform, rng, variant,
+                                 options, _no_starter(deal))
+            value = score(match, played.result.points) if steering else 0.0
+            work += played.work
+            if best is None or value < best[0]:
+                best = (value, _no_starter(deal), played)
+            if value <= 0 or work >= HAND_WORK:
+                break
+        assert best is not None
+        _, deal_json, played = best
+        after, _ = finish_hand(match, played.result)
+        steps.append((match, played.result.points, after))
+        hands.append((deal_json, played.actions))
+        match = after
+    return Scenario(name, first_starter, tuple(hands), reached(steps))
+
+
+def _no_starter(deal: Deal) -> JsonObject:
+    data = deal.to_json()
+    data["starter"] = None
+    return data
+
+
+def cases(variant: str, params: Params) -> list[Case]:
+    """``match/<variant>/<options-slug>`` (plain matches) and ``match/<variant>/<scenario>``."""
+    rules = oracle.rules_of(variant, {})
+    covered = unique([rules.match.rule, rules.setup.rule,
+                      rules.match.tiebreak.rule if rules.match.tiebreak else None])
+    out = [Case(id=f"match/{variant}/{oracle.options_slug(options)}", kind="match",
+                variant=variant, body=partial(_run, variant, options, "plain", params, 1),
+                options=options, rules=covered, description="a whole match, hand by hand")
+           for options in oracle.option_sets(variant)]
+    out.extend(Case(id=f"match/{variant}/{name}", kind="match", variant=variant,
+                    body=partial(_run, variant, {}, name, params, 0), rules=covered,
+                    description=f"a match searched to reach: {name}")
+               for name in scenarios(variant))
+    return out
+
+
+def _strip(match: Mapping[str, Any]) -> JsonObject:
+    """The match state without ``phase`` (its wording is each engine's own)."""
+    return {k: v for k, v in match.items() if k != "phase"}
+
+
+def _run(variant: str, options: dict[str, object], name: str, params: Params,
+         first_starter: int, engine: Engine, ctx: Context) -> Outcome:
+    scenario = build(variant, tuple(sorted(options.items())), name, params.seed,
+                     first_starter)
+    blame = Blame(oracle.rules_of(variant, options))
+    case_id = f"match/{variant}/{name if name != 'plain' else oracle.options_slug(options)}"
+    ref = new_match(variant, options, first_starter)
+    got = engine.new_match(variant, dict(options), first_starter)
+    divergence = _match_divergence(ref, got, blame, 0, "at the start of the match")
+    played: list[tuple[JsonObject, tuple[str, ...]]] = []
+    for number, (deal, actions) in enumerate(scenario.hands, start=1):
+        if divergence is not None:
+            break
+        played.append((deal, actions))
+        ref_state = start_hand(ref, Deal.from_json(deal))
+        try:
+            got_state = engine.next_hand(dict(deal))
+        except EngineRejected as refusal:
+            divergence = Divergence("answer", f"the engine refused hand {number}'s deal: "
+                                    f"{refusal}", {"accepted": True}, {"refused": str(refusal)},
+                                    unique([blame.rules.match.rule, refusal.rule]), None,
+                                    number)
+            break
+        divergence = check_start(ref_state, got_state, blame, hand=number, in_match=True)
+        if divergence is not None:
+            break
+        run = play_both(engine, ref_state, scripted(actions), blame, hand=number,
+                        in_match=True)
+        divergence = run.divergence
+        if divergence is not None or run.final is None or run.final.result is None:
+            break
+        ref, _ = finish_hand(ref, run.final.result)
+        divergence = _match_divergence(ref, engine.match_state(), blame, number,
+                                       f"after hand {number}")
+    if divergence is None:
+        note = "" if scenario.reached else f" (the search did not reach {name})"
+        return Outcome.passed(f"{len(scenario.hands)} hands{note}")
+    path = None
+    if played:
+        path = repros.write_match(ctx.report_dir, case_id, variant, options, first_starter,
+                                  played, divergence.rules,
+                                  note="written by dominokit conform; every expected answer "
+                                  "comes from the reference engine")
+    prefix = "" if name == "plain" else f"{name} match: "
+    return divergence.outcome(prefix, [f"hands played: {len(played)}"], path)
+
+
+def _match_divergence(ref: MatchState, got: Mapping[str, Any], blame: Blame, hand: int,
+                      when: str) -> Divergence | None:
+    want = _strip(ref.to_json())
+    have = _strip(got)
+    if same(want, have):
+        return None
+    keys = sorted(k for k in set(want) | set(have) if not same(want.get(k), have.get(k)))
+    return Divergence("match state", f"the match state {when} differs in {', '.join(keys)}",
+                      want, have, blame.match(want, have), None, hand or None)

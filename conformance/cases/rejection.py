@@ -1,0 +1,351 @@
+"""Rejection cases: illegal actions, made from real positions, must be refused harmlessly.
+
+Seeded hands are played on the reference; at their positions the kit builds actions of one
+kind of illegality (a tile the player does not hold, a tile at an end it does not fit, a
+mismatched or parity-breaking tile, an occupied, off-board, untouching or mismatched board
+placement, a draw, pass or stop the rules do not allow, any action after the hand has ended),
+keeps those the reference refuses, and sends them to the engine, which follows the same hand.
+Each must get an ``illegal_action`` error reply and leave ``state`` exactly as it was.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache, partial
+from typing import Any
+
+from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases import repro as repros
+from dominokit.conformance.cases.compare import Blame, diff_text, same, unique
+from dominokit.conformance.driver import Engine
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.reference import Action, HandState, Rules, Tile, legal_actions
+from dominokit.reference.engine import check_action
+from dominokit.reference.errors import NotationError
+from dominokit.reference.state import Turn
+
+JsonObject = dict[str, Any]
+Generator = Callable[[HandState], Iterator[str]]
+
+HANDS = 4
+"""Seeded reference hands whose positions supply the illegal actions of a case."""
+MAX_TRIES = 16
+"""Illegal actions sent per case (at most two per position, spread over the hands)."""
+
+
+@dataclass(frozen=True)
+class Category:
+    """One kind of illegal action: when it applies (by the mechanics) and how to make it."""
+
+    name: str
+    applies: Callable[[Rules], bool]
+    make: Generator
+    after_end: bool = False
+
+
+def _placements_of(state: HandState, player: int) -> list[Action]:
+    """The placements ``player`` could make if it were their turn."""
+    turned = dataclasses.replace(state, to_move=player, turn=Turn())
+    return [a for a in legal_actions(turned) if a.tile is not None]
+
+
+def _not_in_hand(state: HandState) -> Iterator[str]:
+    mover = state.to_move
+    assert mover is not None
+    mine = set(state.hands[mover])
+    for action in _placements_of(state, 1 - mover):
+        if action.tile not in mine:
+            yield str(action)
+    for tile in (*state.stock, *state.out_of_play):
+        if tile not in mine:
+            for end, pip in getattr(state.table, "open_ends", lambda: iter(()))():
+                if pip in (tile.low, tile.high):
+                    yield f"{tile}@{end}{pip}"
+
+
+def _chain_ends(state: HandState) -> list[tuple[str, int | None]]:
+    table = state.table
+    return [(end, table.end_pip(end)) for end in ("L", "R")]  # type: ignore[union-attr]
+
+
+def _wrong_end(state: HandState) -> Iterator[str]:
+    """A tile that fits one end, played at another (or at a dead end)."""
+    mover = state.to_move
+    assert mover is not None
+    ends = _chain_ends(state)
+    for tile in sorted(set(state.hands[mover])):
+        for end, pip in ends:
+            if pip is None:
+                yield f"{tile}@{end}{tile.low}"
+                continue
+            for other_end, other_pip in ends:
+                if other_end != end and other_pip is not None and other_pip != pip \
+                        and other_pip in (tile.low, tile.high):
+                    yield f"{tile}@{end}{other_pip}"
+
+
+def _mismatch(state: HandState) -> Iterator[str]:
+    """A tile whose touching half is not the end's pips."""
+    mover = state.to_move
+    assert mover is not None
+    for tile in sorted(set(state.hands[mover])):
+        for end, pip in _chain_ends(state):
+            if pip is not None and pip != 0:
+                for half in sorted({tile.low, tile.high} - {pip}):
+                    yield f"{tile}@{end}{half}"
+
+
+def _parity(state: HandState) -> Iterator[str]:
+    """A tile that matches the end but whose far half has the end's parity."""
+    mover = state.to_move
+    assert mover is not None
+    for tile in sorted(set(state.hands[mover])):
+        for end, pip in _chain_ends(state):
+            if pip and pip in (tile.low, tile.high):
+                other = tile.high if tile.low == pip else tile.low
+                if other != 0 and other % 2 == pip % 2:
+                    yield f"{tile}@{end}{pip}"
+
+
+def _grid(state: HandState) -> tuple[tuple[int | None, ...], ...]:
+    return state.table.grid  # type: ignore[union-attr]
+
+
+def _cells(state: HandState) -> Iterator[tuple[tuple[int, int], tuple[int, int], bool, bool]]:
+    """Every pair of edge-adjacent cells: (a, b, both empty, touches a tile)."""
+    grid = _grid(state)
+    rows, cols = len(grid), len(grid[0])
+    for r in range(rows):
+        for c in range(cols):
+            for b in ((r, c + 1), (r + 1, c)):
+                if b[0] >= rows or b[1] >= cols:
+                    continue
+                a = (r, c)
+                empty = grid[r][c] is None and grid[b[0]][b[1]] is None
+                touches = any(grid[n[0]][n[1]] is not None for cell in (a, b)
+                              for n in _around(cell, rows, cols) if n not in (a, b))
+                yield a, b, empty, touches
+
+
+def _around(cell: tuple[int, int], rows: int, cols: int) -> Iterator[tuple[int, int]]:
+    r, c = cell
+    for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= n[0] < rows and 0 <= n[1] < cols:
+            yield n
+
+
+def _board(tile: Tile, a: tuple[int, int], b: tuple[int, int]) -> str:
+    if tile.is_double and b < a:
+        a, b = b, a
+    return f"{tile}@{a[0]}.{a[1]}+{b[0]}.{b[1]}"
+
+
+def _hand_tiles(state: HandState) -> list[Tile]:
+    assert state.to_move is not None
+    return sorted(set(state.hands[state.to_move]))
+
+
+def _occupied(state: HandState) -> Iterator[str]:
+    grid = _grid(state)
+    for a, b, empty, _ in _cells(state):
+        if not empty and (grid[a[0]][a[1]] is None) != (grid[b[0]][b[1]] is None):
+            for tile in _hand_tiles(state)[:2]:
+                yield _board(tile, a, b)
+
+
+def _off_board(state: HandState) -> Iterator[str]:
+    grid = _grid(state)
+    rows, cols = len(grid), len(grid[0])
+    for tile in _hand_tiles(state)[:2]:
+        yield _board(tile, (rows - 1, cols - 1), (rows - 1, cols))
+        yield _board(tile, (rows - 1, 0), (rows, 0))
+
+
+def _broken_contact(state: HandState) -> Iterator[str]:
+    for a, b, empty, touches in _cells(state):
+        if empty and touches:
+            for tile in _hand_tiles(state):
+                yield _board(tile, a, b)
+                yield _board(tile, b, a)
+
+
+def _no_contact(state: HandState) -> Iterator[str]:
+    if state.table.empty:
+        return
+    for a, b, empty, touches in _cells(state):
+        if empty and not touches:
+            for tile in _hand_tiles(state)[:1]:
+                yield _board(tile, a, b)
+
+
+def _not_adjacent(state: HandState) -> Iterator[str]:
+    for r, row in enumerate(_grid(state)):
+        for c in range(len(row) - 2):
+            if row[c] is None and row[c + 2] is None:
+                for tile in _hand_tiles(state)[:1]:
+                    yield f"{tile}@{r}.{c}+{r}.{c + 2}"
+
+
+def _word(word: str) -> Generator:
+    def make(state: HandState) -> Iterator[str]:
+        yield word
+
+    return make
+
+
+def _after_end(state: HandState) -> Iterator[str]:
+    yield from ("pass", "draw", "stop")
+    for hand in state.hands:
+        for tile in hand[:1]:
+            yield str(tile)
+            yield f"{tile}@R{tile.low}"
+            yield f"{tile}@0.0+0.1"
+
+
+def _chain(rules: Rules) -> bool:
+    return rules.table.kind == "chain"
+
+
+def _board_table(rules: Rules) -> bool:
+    return rules.table.kind == "board"
+
+
+CATEGORIES = (
+    Category("tile-not-in-hand", lambda rules: True, _not_in_hand),
+    Category("wrong-end", _chain, _wrong_end),
+    Category("mismatch", _chain, _mismatch),
+    Category("parity", lambda rules: _chain(rules) and rules.parity.policy != "none", _parity),
+    Category("occupied-cell", _board_table, _occupied),
+    Category("off-board", _board_table, _off_board),
+    Category("broken-contact", _board_table, _broken_contact),
+    Category("no-contact", _board_table, _no_contact),
+    Category("cells-not-adjacent", _board_table, _not_adjacent),
+    Category("draw-not-allowed", lambda rules: True, _word("draw")),
+    Category("pass-not-allowed", lambda rules: True, _word("pass")),
+    Category("stop-not-allowed", lambda rules: True, _word("stop")),
+    Category("play-after-end", lambda rules: True, _after_end, after_end=True),
+)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """An illegal action at a position: the hand's deal, the actions before it, and the rule
+    the reference cites."""
+
+    deal: JsonObject
+    before: tuple[str, ...]
+    action: str
+    rule: str
+    why: str
+
+
+@cache
+def attempts(variant: str, category: str, seed: int) -> tuple[Attempt, ...]:
+    """The illegal actions of ``category`` found at the positions of seeded reference hands."""
+    chosen = next(c for c in CATEGORIES if c.name == category)
+    rules = oracle.rules_of(variant, {})
+    sizes = oracle.hand_sizes(rules)
+    found: list[Attempt] = []
+    for number in range(HANDS):
+        rng = random.Random(f"rejection:{variant}:{category}:{seed}:{number}")
+        deal = oracle.deal_json(rules, rng.randrange(2**31), sizes[number % len(sizes)])
+        played = oracle.play_deal(variant, {}, deal, oracle.by_kind, rng)
+        positions = [len(played.actions)] if chosen.after_end else range(len(played.actions))
+        quota = max(1, MAX_TRIES // HANDS)
+        here_found: list[Attempt] = []
+        for index in positions:
+            state = played.states[index]
+            per_position = 0
+            for text in chosen.make(state):
+                problem = _refusal(state, text)
+                if problem is None:
+                    continue
+                here_found.append(Attempt(deal, played.actions[:index], text, *problem))
+                per_position += 1
+                if per_position == 2:
+                    break
+        # spread the attempts over the hand rather than taking its first positions only
+        step = max(1, len(here_found) // quota)
+        found.extend(here_found[::step][:quota])
+    return tuple(found)
+
+
+def _refusal(state: HandState, text: str) -> tuple[str, str] | None:
+    try:
+        action = Action.parse(text)
+    except (NotationError, ValueError):
+        return None
+    return check_action(state, action)
+
+
+def cases(variant: str, params: Params) -> list[Case]:
+    """``rejection/<variant>/<category>`` for the categories the variant's mechanics allow."""
+    rules = oracle.rules_of(variant, {})
+    return [Case(id=f"rejection/{variant}/{category.name}", kind="rejection",
+                 variant=variant, body=partial(_run, variant, category.name, params),
+                 rules=unique([rules.structural.own_tiles, rules.structural.hand_over]),
+                 description=f"illegal actions ({category.name}) are refused and change "
+                 "nothing")
+            for category in CATEGORIES if category.applies(rules)]
+
+
+def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Context
+         ) -> Outcome:
+    tries = attempts(variant, category, params.seed)
+    if not tries:
+        return Outcome.passed("no position of the searched hands allows this kind of action")
+    blame = Blame(oracle.rules_of(variant, {}))
+    case_id = f"rejection/{variant}/{category}"
+    current: tuple[JsonObject, tuple[str, ...]] | None = None
+    for attempt in tries:
+        if current is None or current[0] != attempt.deal or \
+                attempt.before[:len(current[1])] != current[1]:
+            engine.new_hand(variant, {}, attempt.deal)
+            current = (attempt.deal, ())
+        for action in attempt.before[len(current[1]):]:
+            try:
+                engine.apply(action)
+            except EngineRejected as refusal:
+                state = oracle.replay_actions(variant, {}, attempt.deal, current[1])
+                return Outcome("failed", f"the engine refused {action!r}, legal for the "
+                               f"reference, on the way to a position: {refusal}",
+                               step=len(current[1]),
+                               rules=blame.refused(state, action, refusal.rule))
+            current = (current[0], (*current[1], action))
+        problem = _try(engine, attempt)
+        if problem is not None:
+            message, expected, got = problem
+            path = repros.write_hand(
+                ctx.report_dir, case_id, variant, {}, attempt.deal, attempt.before,
+                [attempt.rule], note=f"after these actions the engine must refuse "
+                f"{attempt.action!r} ({attempt.rule}: {attempt.why})")
+            return Outcome("failed", f"{message}\nposition: after "
+                           f"{' '.join(attempt.before) or '(no action)'}",
+                           step=len(attempt.before), expected=expected, got=got,
+                           diff=diff_text(expected, got, "answer"), rules=(attempt.rule,),
+                           repro=path)
+    return Outcome.passed(f"{len(tries)} illegal actions refused")
+
+
+def _try(engine: Engine, attempt: Attempt) -> tuple[str, Any, Any] | None:
+    """Send the illegal action; what went wrong, with the expected and actual answers."""
+    before = engine.state()
+    want = {"error": "illegal_action", "rule": attempt.rule, "state": "unchanged"}
+    try:
+        events = engine.apply(attempt.action)
+    except EngineRejected as refusal:
+        if refusal.code != "illegal_action":
+            return (f"the engine refused {attempt.action!r} with code {refusal.code!r}, "
+                    f"expected 'illegal_action' ({attempt.rule}: {attempt.why})", want,
+                    {"error": refusal.code, "rule": refusal.rule})
+        after = engine.state()
+        if not same(before, after):
+            return (f"refusing {attempt.action!r} changed the engine's state", before, after)
+        return None
+    return (f"the engine accepted the illegal action {attempt.action!r} "
+            f"({attempt.rule}: {attempt.why})", want, {"accepted": attempt.action,
+                                                       "events": events})

@@ -1,0 +1,81 @@
+"""Minimal reproducing traces, written in the golden trace format.
+
+When a case fails, the deal and the (shrunk) actions that led to the divergence are written as
+a trace under the report directory, with every expected answer taken from the reference. The
+file replays with ``dominokit trace validate`` like a bundled golden trace, so an engine author
+can re-run exactly the failing hand, and can copy it into their own test suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from dominokit.conformance import traces
+from dominokit.conformance.cases import oracle
+from dominokit.reference import spec
+
+DESCRIPTION_MAX = 200
+
+
+def repro_path(report_dir: Path, case_id: str, variant: str) -> tuple[str, Path]:
+    """(trace id, file path) for the repro trace of ``case_id``: ``repro/<variant>/<stem>``."""
+    kind, _, rest = case_id.partition("/")
+    rest = rest.split("/", 1)[1] if "/" in rest else rest
+    stem = oracle.slug(f"{kind}-{rest}") or "repro"
+    return f"{variant}/{stem}", report_dir / "repro" / variant / f"{stem}.yaml"
+
+
+def _rules(rules: Sequence[str]) -> list[str]:
+    """Rule ids a trace may list (the trace schema wants at least one existing id)."""
+    out = []
+    for rule_id in dict.fromkeys(rules):
+        try:
+            spec.rule(rule_id)
+        except KeyError:
+            continue
+        out.append(rule_id)
+    return out or ["R-ALL-03"]
+
+
+def _description(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= DESCRIPTION_MAX else line[:DESCRIPTION_MAX - 3] + "..."
+
+
+def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
+               deal: Mapping[str, Any], actions: Sequence[str], rules: Sequence[str],
+               note: str) -> str:
+    """Write a hand trace: ``deal``, ``actions``, then the reference's first legal action
+    until the hand ends (a trace holds a whole hand); returns the path written."""
+    state = oracle.replay_actions(variant, options, dict(deal), tuple(actions))
+    complete = [*actions, *oracle.finish_first(state)]
+    trace_id, path = repro_path(report_dir, case_id, variant)
+    data = traces.record_hand(
+        variant, dict(options), dict(deal), complete,
+        _description(f"Reproduces {case_id}: the engine diverges after {len(actions)} "
+                     "action(s)."),
+        _rules(rules), trace_id=trace_id, note=note,
+    )
+    return _write(path, data)
+
+
+def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
+                first_starter: int, hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
+                rules: Sequence[str], note: str) -> str:
+    """Write a match trace of ``hands`` (deal with starter null, actions; each finishes its
+    hand); returns the path written."""
+    trace_id, path = repro_path(report_dir, case_id, variant)
+    data = traces.record_match(
+        variant, dict(options), first_starter, list(hands),
+        _description(f"Reproduces {case_id}: the engine diverges in hand {len(hands)}."),
+        _rules(rules), trace_id=trace_id, note=note,
+    )
+    return _write(path, data)
+
+
+def _write(path: Path, data: Mapping[str, Any]) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(traces.dump_trace(data), encoding="utf-8")
+    return str(path)

@@ -1,0 +1,324 @@
+"""Reports of a conformance run: JSON (schema-stable), JUnit XML, and the terminal.
+
+The JSON report is the record a CI job keeps: the suite and protocol versions, the engine's
+hello, when the run started and finished, summary counts, and one record per case with its
+status, the first divergent step, expected and actual values, a diff, the rule ids involved and
+the path of a minimal reproducing trace. Its keys only grow (new keys may be added in a minor
+suite version, none are renamed or removed). JUnit XML is for CI dashboards; the terminal gets
+a progress bar, each failure in full as it happens, and a one-line summary.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from dominokit.conformance.expectations import Expectations, Judgement
+
+if TYPE_CHECKING:
+    from dominokit.conformance.driver import Hello
+    from dominokit.conformance.runner import Case, Outcome
+
+DIFF_LINES_SHOWN = 80
+"""Diff lines printed per failure on the terminal (the JSON report keeps all of them)."""
+
+BAR_WIDTH = 30
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """One case as run: what it is, its outcome, how long it took, and its verdict."""
+
+    case_id: str
+    kind: str
+    variant: str
+    options: dict[str, object]
+    covers: tuple[str, ...]
+    outcome: Outcome
+    seconds: float
+    judgement: Judgement
+
+    def to_json(self) -> dict[str, Any]:
+        """The case record of the JSON report."""
+        expectation = None
+        if self.judgement.expected is not None:
+            expectation = {"status": self.judgement.expected, "reason": self.judgement.reason}
+        return {
+            "id": self.case_id,
+            "kind": self.kind,
+            "variant": self.variant,
+            "options": self.options,
+            "covers": list(self.covers),
+            **self.outcome.to_json(),
+            "seconds": round(self.seconds, 4),
+            "expectation": expectation,
+            "verdict": self.judgement.verdict,
+        }
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _stamp(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat(timespec="seconds").replace(
+        "+00:00", "Z")
+
+
+def hello_json(hello: Hello) -> dict[str, Any]:
+    """An engine's hello as JSON (as it answered it)."""
+    return {"name": hello.name, "version": hello.version, "protocol": hello.protocol,
+            "variants": {vid: {"options": opts} for vid, opts in hello.variants.items()}}
+
+
+@dataclass
+class Report:
+    """Everything about one run; ``add`` appends a case, ``finish`` closes the run."""
+
+    suite_version: str
+    protocol_version: int
+    engine: str
+    settings: dict[str, object]
+    expectations: Expectations = field(default_factory=Expectations)
+    hello: Hello | None = None
+    started: datetime = field(default_factory=_now)
+    finished: datetime | None = None
+    interrupted: bool = False
+    error: str | None = None
+    records: list[CaseRecord] = field(default_factory=list)
+    unused_expectations: list[str] = field(default_factory=list)
+
+    def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
+        """Record one case's outcome, judged against the expectations."""
+        record = CaseRecord(case.id, case.kind, case.variant, dict(case.options), case.rules,
+                            outcome, seconds, self.expectations.judge(case.id, outcome.status))
+        self.records.append(record)
+        return record
+
+    def finish(self, case_ids: list[str]) -> None:
+        """Close the run; note expectation entries that matched none of the selected cases."""
+        self.finished = _now()
+        self.unused_expectations = [e.glob for e in self.expectations.unused(case_ids)]
+
+    def counts(self) -> dict[str, int]:
+        """Cases per status, plus per verdict (expected, unexpected, stale)."""
+        out = {"total": len(self.records), "passed": 0, "failed": 0, "errored": 0,
+               "not_applicable": 0, "expected": 0, "unexpected": 0, "stale": 0}
+        for record in self.records:
+            out[record.outcome.status] += 1
+            if record.judgement.verdict != "ok":
+                out[record.judgement.verdict] += 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """True when the run passes: it completed, the engine came up, and every applicable
+        case passed or ended exactly as the expectations say."""
+        return (not self.interrupted and self.error is None
+                and all(record.judgement.ok for record in self.records))
+
+    def engine_label(self) -> str:
+        """``name version`` from the hello, else the engine as given."""
+        return f"{self.hello.name} {self.hello.version}" if self.hello else self.engine
+
+    def summary_line(self) -> str:
+        """``dominokit conform: 812 passed, 0 failed, 0 errored, 12 not applicable (...)``."""
+        c = self.counts()
+        line = (f"dominokit conform: {c['passed']} passed, {c['failed']} failed, "
+                f"{c['errored']} errored, {c['not_applicable']} not applicable")
+        extra = [f"{c[v]} {v}" for v in ("expected", "unexpected", "stale") if c[v]]
+        if self.expectations.entries and extra:
+            line += f" [{', '.join(extra)}]"
+        line += (f" (suite {self.suite_version}, protocol {self.protocol_version}, "
+                 f"engine {self.engine_label()})")
+        if self.interrupted:
+            line += " INTERRUPTED"
+        return line
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON report (see the module docstring)."""
+        counts = self.counts()
+        return {
+            "suite_version": self.suite_version,
+            "protocol_version": self.protocol_version,
+            "engine": {"command": self.engine,
+                       "hello": hello_json(self.hello) if self.hello else None},
+            "settings": self.settings,
+            "started": _stamp(self.started),
+            "finished": _stamp(self.finished),
+            "interrupted": self.interrupted,
+            "error": self.error,
+            "expectations": {"file": self.expectations.source,
+                             "unused": self.unused_expectations}
+            if self.expectations.entries else None,
+            "summary": {**counts, "ok": self.ok},
+            "cases": [record.to_json() for record in self.records],
+        }
+
+    def write_json(self, path: str | Path) -> None:
+        """Write the JSON report (parent directories are created)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+
+    def junit(self) -> ET.ElementTree:
+        """The run as JUnit XML: one testcase per case; failure, error or skipped elements.
+
+        Expected departures are "skipped" (with the reason) and stale expectations "failure",
+        so a dashboard agrees with the exit status.
+        """
+        counts = self.counts()
+        seconds = sum(r.seconds for r in self.records)
+        failures = sum(1 for r in self.records if _junit_kind(r) == "failure")
+        errors = sum(1 for r in self.records if _junit_kind(r) == "error")
+        skipped = sum(1 for r in self.records if _junit_kind(r) == "skipped")
+        attrs = {"name": "dominokit-conformance", "tests": str(counts["total"]),
+                 "failures": str(failures), "errors": str(errors), "skipped": str(skipped),
+                 "time": f"{seconds:.3f}"}
+        root = ET.Element("testsuites", attrs)
+        suite = ET.SubElement(root, "testsuite",
+                              {**attrs, "name": "dominokit conform",
+                               "timestamp": _stamp(self.started) or ""})
+        properties = ET.SubElement(suite, "properties")
+        for name, value in (("suite_version", self.suite_version),
+                            ("protocol_version", str(self.protocol_version)),
+                            ("engine", self.engine_label())):
+            ET.SubElement(properties, "property", {"name": name, "value": value})
+        for record in self.records:
+            testcase = ET.SubElement(suite, "testcase", {
+                "classname": f"{record.kind}.{record.variant}", "name": record.case_id,
+                "time": f"{record.seconds:.3f}"})
+            kind = _junit_kind(record)
+            if kind is None:
+                continue
+            outcome = record.outcome
+            if kind == "skipped":
+                message = outcome.message
+                if record.judgement.verdict == "expected":
+                    message = (f"expected {record.judgement.expected}: "
+                               f"{record.judgement.reason}")
+                ET.SubElement(testcase, "skipped", {"message": _first_line(message)})
+                continue
+            element = ET.SubElement(testcase, kind, {
+                "message": _first_line(headline(record.case_id, outcome, record.judgement)),
+                "type": outcome.failure_kind or outcome.status})
+            element.text = format_outcome(record.case_id, outcome, record.judgement)
+        if self.error:
+            ET.SubElement(suite, "system-err").text = self.error
+        ET.indent(root)
+        return ET.ElementTree(root)
+
+    def write_junit(self, path: str | Path) -> None:
+        """Write the JUnit XML report (parent directories are created)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self.junit().write(target, encoding="utf-8", xml_declaration=True)
+
+
+def _junit_kind(record: CaseRecord) -> str | None:
+    verdict = record.judgement.verdict
+    status = record.outcome.status
+    if verdict == "expected" or status == "not_applicable":
+        return "skipped"
+    if verdict == "stale" or status == "failed":
+        return "failure"
+    if status == "errored":
+        return "error"
+    return None
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None) -> str:
+    """``FAILED id: message``; stale expectations say so."""
+    if judgement is not None and judgement.verdict == "stale":
+        return (f"STALE {case_id}: expected {judgement.expected} ({judgement.reason}) "
+                "but it passed; remove the expectation")
+    label = {"failed": "FAILED", "errored": "ERRORED", "passed": "PASSED",
+             "not_applicable": "NOT APPLICABLE"}[outcome.status]
+    if outcome.failure_kind:
+        label += f" ({outcome.failure_kind})"
+    return f"{label} {case_id}: {_first_line(outcome.message)}"
+
+
+def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
+                   diff_lines: int | None = DIFF_LINES_SHOWN) -> str:
+    """A failure as text, the same for the CLI and the pytest plugin: case id, rule ids,
+    first divergent step, message, the diff, and the repro trace path."""
+    lines = [headline(case_id, outcome, judgement)]
+    if judgement is not None and judgement.verdict == "stale":
+        return lines[0]
+    if outcome.rules:
+        lines.append(f"  rules: {', '.join(outcome.rules)}")
+    if outcome.hand is not None or outcome.step is not None:
+        where = [f"hand {outcome.hand}"] if outcome.hand is not None else []
+        if outcome.step is not None:
+            where.append(f"after {outcome.step} action{'s' if outcome.step != 1 else ''}")
+        lines.append(f"  first divergence: {', '.join(where)}")
+    rest = outcome.message.strip().splitlines()[1:]
+    lines.extend(f"  {line}" for line in rest)
+    if outcome.diff:
+        diff = outcome.diff.rstrip("\n").splitlines()
+        if diff_lines is not None and len(diff) > diff_lines:
+            diff = [*diff[:diff_lines], f"... ({len(diff) - diff_lines} more diff lines "
+                    "in the JSON report)"]
+        lines.extend(f"    {line}" for line in diff)
+    if outcome.repro:
+        lines.append(f"  repro: {outcome.repro}")
+    return "\n".join(lines)
+
+
+class Terminal:
+    """Progress and failures on a stream: a ``\\r`` bar only when it is a terminal."""
+
+    def __init__(self, stream: TextIO, total: int, bar: bool) -> None:
+        self.stream = stream
+        self.total = total
+        self.bar = bar
+        self._drawn = False
+
+    def start(self, done: int, case_id: str) -> None:
+        """Show that case number ``done`` (from 0) is running."""
+        if not self.bar:
+            return
+        filled = BAR_WIDTH * done // max(self.total, 1)
+        text = f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done}/{self.total} {case_id}"
+        self.stream.write("\r" + text[:119].ljust(119))
+        self.stream.flush()
+        self._drawn = True
+
+    def _clear(self) -> None:
+        if self._drawn:
+            self.stream.write("\r" + " " * 119 + "\r")
+            self._drawn = False
+
+    def record(self, record: CaseRecord) -> None:
+        """Print a case that did not end as it should, in full, as soon as it is known."""
+        verdict = record.judgement.verdict
+        if verdict in ("ok", "expected"):
+            return
+        self._clear()
+        self.stream.write(format_outcome(record.case_id, record.outcome, record.judgement)
+                          + "\n\n")
+        self.stream.flush()
+
+    def finish(self, report: Report) -> None:
+        """Clear the bar; list expected departures and unused expectations; the summary."""
+        self._clear()
+        for record in report.records:
+            if record.judgement.verdict == "expected":
+                self.stream.write(f"expected {record.outcome.status}: {record.case_id} "
+                                  f"({record.judgement.reason})\n")
+        for glob in report.unused_expectations:
+            self.stream.write(f"warning: expectation {glob!r} matches no selected case\n")
+        if report.error:
+            self.stream.write(f"error: {report.error}\n")
+        self.stream.write(report.summary_line() + "\n")
+        self.stream.flush()
