@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from dominokit.conformance.cli import main
 from dominokit.reference import Action
 

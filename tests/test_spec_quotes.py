@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from dominokit.reference.spec import common_rules, load_variant, variant_ids
 
 SEEDS = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds"
