@@ -1,0 +1,136 @@
+"""The rule book: Markdown pages generated from ``spec/`` and the golden traces.
+
+The rule book must never say something the spec does not, so none of its rules are copied by
+hand: at every docs build ``docs/gen_pages.py`` calls ``build_pages()`` and writes what it
+returns. Each variant page has a summary card (built from the mechanics the YAML names), every
+rule under an anchor that is exactly its id, with the Polish source words beside the English
+statement and rulings marked as such, the variant's options, and its worked examples drawn
+from the bundled traces (``seed-*`` and ``published-*`` traces) with ``diagrams``. The
+protocol, notation and trace-format pages are rendered from the JSON Schemas and
+``spec/common.yaml``; the page of the published Pijanowski opening replays its trace and
+explains every score from the board.
+
+Wording for each mechanic lives in one table keyed by the spec's own vocabulary (policy
+names, term names), never by variant id, so a new variant written with existing mechanics
+gets its page for free. Text from the spec is escaped for Markdown and rule ids in it become
+links, which ``mkdocs build --strict`` then checks.
+
+One module per job: ``book`` (what the pages are made from, where each page and rule anchor
+lives), ``text`` (Markdown and HTML snippets), ``card`` (the summary card and its wording),
+``rules`` (rule sections and the options table), ``examples`` (worked examples replayed from
+traces), ``opening`` (the published Pijanowski opening), ``notation`` and ``schema_pages``
+(the engine-facing reference pages), ``pages`` (the variant, common and index pages). This
+module lists the pages and re-exports the public names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from dominokit.conformance.rulebook.book import (
+    COMMON_PAGE,
+    EXAMPLE_PREFIXES,
+    NOTATION_PAGE,
+    OPENING_PAGE,
+    OPENING_TRACE,
+    PROTOCOL_PAGE,
+    RULE_INDEX_PAGE,
+    TRACE_FORMAT_PAGE,
+    Book,
+    JsonObject,
+    TraceInfo,
+    variant_page,
+)
+from dominokit.conformance.rulebook.card import CARD_TERMS, WORDING, summary_card
+from dominokit.conformance.rulebook.examples import (
+    Frame,
+    describe,
+    frames,
+    result_table,
+    result_words,
+    suite_traces,
+    worked_example,
+)
+from dominokit.conformance.rulebook.notation import notation_markdown
+from dominokit.conformance.rulebook.opening import (
+    COLOUR_NAMES,
+    opening_markdown,
+    placement_reason,
+)
+from dominokit.conformance.rulebook.pages import (
+    common_markdown,
+    rule_index_markdown,
+    variant_markdown,
+)
+from dominokit.conformance.rulebook.rules import blocks, options_section, rule_section
+from dominokit.conformance.rulebook.schema_pages import (
+    SchemaDoc,
+    protocol_markdown,
+    trace_format_markdown,
+)
+from dominokit.conformance.rulebook.text import code, md, tile
+
+__all__ = [
+    "CARD_TERMS",
+    "COLOUR_NAMES",
+    "COMMON_PAGE",
+    "EXAMPLE_PREFIXES",
+    "NOTATION_PAGE",
+    "OPENING_PAGE",
+    "OPENING_TRACE",
+    "PROTOCOL_PAGE",
+    "RULE_INDEX_PAGE",
+    "TRACE_FORMAT_PAGE",
+    "WORDING",
+    "Book",
+    "Frame",
+    "JsonObject",
+    "PageMaker",
+    "SchemaDoc",
+    "TraceInfo",
+    "blocks",
+    "build_pages",
+    "code",
+    "common_markdown",
+    "describe",
+    "frames",
+    "md",
+    "notation_markdown",
+    "opening_markdown",
+    "options_section",
+    "placement_reason",
+    "protocol_markdown",
+    "result_table",
+    "result_words",
+    "rule_index_markdown",
+    "rule_section",
+    "suite_traces",
+    "summary_card",
+    "tile",
+    "trace_format_markdown",
+    "variant_markdown",
+    "variant_page",
+    "worked_example",
+]
+
+PageMaker = Callable[[Book], str]
+"""A page made from the whole book alone (the pages that are not one per variant)."""
+
+
+def build_pages(book: Book | None = None) -> dict[str, str]:
+    """Every generated page: path under ``docs/`` -> Markdown text, in a stable order."""
+    book = book or Book.load()
+    pages: dict[str, str] = {COMMON_PAGE: common_markdown(book)}
+    for variant in book.variants:
+        pages[variant_page(variant.id)] = variant_markdown(book, variant)
+    makers: list[tuple[str, PageMaker]] = [
+        (NOTATION_PAGE, notation_markdown),
+        (PROTOCOL_PAGE, protocol_markdown),
+        (TRACE_FORMAT_PAGE, trace_format_markdown),
+        (RULE_INDEX_PAGE, rule_index_markdown),
+    ]
+    if any(t.id == OPENING_TRACE for t in book.traces):
+        makers.insert(0, (OPENING_PAGE, opening_markdown))
+    for path, maker in makers:
+        pages[path] = maker(book)
+    return pages

@@ -1,0 +1,128 @@
+"""What the rule book is made from, loaded once, and where each page and rule anchor lives.
+
+Every page links rule ids to the page that states them, so the map from rule id to page, and
+the spec and traces it is built from, are loaded here once and handed to every page maker as
+one ``Book``. The page paths are fixed here too: they are the files ``docs/gen_pages.py``
+writes and the ``nav:`` of ``mkdocs.yml`` names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import yaml
+from dominokit.conformance.rulebook.text import md, relative
+from dominokit.conformance.traces import Trace, bundled_trace_files, load_trace
+from dominokit.reference import RuleEntry, Variant, load_variant, variant_ids
+from dominokit.reference.spec import common_rules
+
+JsonObject = dict[str, Any]
+
+COMMON_PAGE: Final = "variants/common.md"
+OPENING_PAGE: Final = "variants/pijanowski-opening.md"
+PROTOCOL_PAGE: Final = "engines/protocol.md"
+NOTATION_PAGE: Final = "engines/notation.md"
+TRACE_FORMAT_PAGE: Final = "contributing/trace-format.md"
+RULE_INDEX_PAGE: Final = "contributing/rule-index.md"
+OPENING_TRACE: Final = "pijanowski/published-opening"
+EXAMPLE_PREFIXES: Final = ("seed-", "published-")
+"""Traces whose file stem starts with one of these are worked examples on their variant page."""
+
+_RULE_ID: Final = re.compile(r"\bR-[A-Z]{3}-[0-9]{2}\b")
+
+
+def variant_page(variant_id: str) -> str:
+    """Where the page of a variant lives, relative to ``docs/``."""
+    return f"variants/{variant_id}.md"
+
+
+@dataclass(frozen=True)
+class TraceInfo:
+    """What the tables need of a bundled trace: its header fields and its text.
+
+    Read with the fast YAML loader; only the traces that are drawn are loaded in full (with
+    ``load_trace``, which checks them), because checking all of them would slow every build.
+    """
+
+    id: str
+    variant: str
+    kind: str
+    description: str
+    rules: tuple[str, ...]
+    path: str
+    text: str = field(repr=False)
+
+    def load(self) -> Trace:
+        """The whole trace, schema-checked (SpecError if it is not valid)."""
+        return load_trace(self.path, self.text)
+
+    @property
+    def is_example(self) -> bool:
+        """Whether this is a worked example: a hand trace named with an ``EXAMPLE_PREFIXES``."""
+        stem = self.id.split("/", 1)[1]
+        return self.kind == "hand" and stem.startswith(EXAMPLE_PREFIXES)
+
+
+_LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _trace_infos() -> tuple[TraceInfo, ...]:
+    infos: list[TraceInfo] = []
+    for entry in bundled_trace_files():
+        text = entry.read_text(encoding="utf-8")
+        data = yaml.load(text, Loader=_LOADER)
+        infos.append(TraceInfo(data["id"], data["variant"], data["kind"], data["description"],
+                               tuple(data["rules"]), str(entry), text))
+    return tuple(infos)
+
+
+@dataclass(frozen=True)
+class Book:
+    """Everything the pages are made from, loaded once: variants, common rules, traces."""
+
+    variants: tuple[Variant, ...]
+    common: tuple[RuleEntry, ...]
+    traces: tuple[TraceInfo, ...]
+
+    @classmethod
+    def load(cls) -> Book:
+        """The bundled spec and traces."""
+        variants = tuple(load_variant(v) for v in variant_ids())
+        return cls(variants, common_rules(), _trace_infos())
+
+    @property
+    def rule_pages(self) -> dict[str, str]:
+        """Rule id -> the page that carries its anchor."""
+        pages = {entry.id: COMMON_PAGE for entry in self.common}
+        for variant in self.variants:
+            pages.update({entry.id: variant_page(variant.id) for entry in variant.rules})
+        return pages
+
+    def rule(self, rule_id: str) -> RuleEntry:
+        """The entry of any rule id."""
+        for entry in (*self.common, *(e for v in self.variants for e in v.rules)):
+            if entry.id == rule_id:
+                return entry
+        raise KeyError(rule_id)
+
+    def link(self, rule_id: str, here: str) -> str:
+        """A Markdown link to a rule's anchor from page ``here`` (plain text if unknown)."""
+        page = self.rule_pages.get(rule_id)
+        if page is None:
+            return rule_id
+        return f"[{rule_id}]({relative(page, here)}#{rule_id})"
+
+    def links(self, rule_ids: Iterable[str], here: str) -> str:
+        """Several rule links, comma-separated."""
+        return ", ".join(self.link(r, here) for r in rule_ids)
+
+    def prose(self, text: str, here: str) -> str:
+        """Spec text as Markdown: escaped, with every known rule id made a link."""
+        return _RULE_ID.sub(lambda m: self.link(m.group(0), here), md(text))
+
+    def traces_of(self, variant_id: str) -> list[TraceInfo]:
+        """The bundled traces of one variant, in file order."""
+        return [t for t in self.traces if t.variant == variant_id]

@@ -1,0 +1,100 @@
+"""The rule pages: one per variant, the common rules, and the index of every rule id.
+
+These are the pages a player reads, so each is put together here, in reading order, from the
+sections the other modules make: a variant page is its summary card, its rules, its options,
+its worked examples, its golden traces and a list of the shared rules; the common page holds
+the R-ALL rules; the index lists every rule id with the page that anchors it.
+"""
+
+from __future__ import annotations
+
+from dominokit.conformance.rulebook.book import (
+    COMMON_PAGE,
+    OPENING_PAGE,
+    OPENING_TRACE,
+    RULE_INDEX_PAGE,
+    Book,
+    variant_page,
+)
+from dominokit.conformance.rulebook.card import summary_card
+from dominokit.conformance.rulebook.examples import example_anchor, suite_traces, worked_example
+from dominokit.conformance.rulebook.rules import options_section, rule_section
+from dominokit.conformance.rulebook.text import code, md, relative
+from dominokit.reference import Variant
+
+
+def _common_list(book: Book, here: str) -> str:
+    lines = ["## Rules shared by all four games", "",
+             f"These apply here too; each is stated in full on "
+             f"[the common rules page]({relative(COMMON_PAGE, here)}).", ""]
+    for entry in book.common:
+        summary = entry.decision or entry.statement
+        lines.append(f"- {book.link(entry.id, here)} **{md(entry.title)}.** "
+                     f"{book.prose(summary, here)}")
+    return "\n".join(lines) + "\n"
+
+
+def variant_markdown(book: Book, variant: Variant) -> str:
+    """The whole page of one variant."""
+    here = variant_page(variant.id)
+    meta = variant.data["metadata"]
+    parts = [f"# {md(variant.name)}", "", book.prose(meta["summary"], here), "",
+             summary_card(book, variant, here),
+             f"*Source:* the Polish text {code(meta['source'])}. "
+             f"*Origin:* {book.prose(meta['origin'], here)}", ""]
+    examples = [t for t in book.traces_of(variant.id) if t.is_example]
+    if examples:
+        parts.append("Worked examples: " + ", ".join(
+            f"[{md(t.description.rstrip('.'))}](#{example_anchor(t)})" for t in examples)
+            + ".")
+        parts.append("")
+    if any(t.id == OPENING_TRACE for t in examples):
+        parts += [f"The opening published with the rules is replayed move by move, with the "
+                  f"reason for every score, on [its own page]"
+                  f"({relative(OPENING_PAGE, here)}).", ""]
+    parts += ["## Rules", "",
+              "Each rule has a stable id; the Polish words it rests on stand beside the "
+              "English statement. *Rulings* mark where the texts leave a gap and say how this "
+              "project closes it.", ""]
+    for entry in variant.rules:
+        parts.append(rule_section(book, entry, here, options_here=True))
+    parts.append(options_section(book, variant, here))
+    if examples:
+        parts += ["## Worked examples", ""]
+        for trace in examples:
+            parts.append(worked_example(book, variant, trace, here))
+    parts.append(suite_traces(book, variant.id, here))
+    parts.append(_common_list(book, here))
+    return "\n".join(parts)
+
+
+def common_markdown(book: Book) -> str:
+    """The page of the R-ALL rules."""
+    here = COMMON_PAGE
+    links = ", ".join(f"[{md(v.name)}]({relative(variant_page(v.id), here)})"
+                      for v in book.variants)
+    parts = ["# Rules for all four games", "",
+             f"These rules hold in every game ({links}) unless a game's own rule says "
+             "otherwise. They fix what the texts take for granted: the tiles, the players, "
+             "how chance enters (as data), and when a hand is over.", "",
+             "## Rules", ""]
+    for entry in book.common:
+        parts.append(rule_section(book, entry, here, options_here=False))
+    return "\n".join(parts)
+
+
+def rule_index_markdown(book: Book) -> str:
+    """Every rule id with its title, kind and page."""
+    here = RULE_INDEX_PAGE
+    lines = ["# Rule index", "",
+             "Every rule id in `spec/`, in order. The id is also the anchor of the rule on its "
+             f"page; see the [rule id policy]({relative('contributing/rule-ids.md', here)}).",
+             "", "| Id | Title | Kind | Game |", "|---|---|---|---|"]
+    names = {variant_page(v.id): v.name for v in book.variants}
+    names[COMMON_PAGE] = "all games"
+    entries = [*book.common, *(e for v in book.variants for e in v.rules)]
+    for entry in sorted(entries, key=lambda e: e.id):
+        page = book.rule_pages[entry.id]
+        lines.append(f"| {book.link(entry.id, here)} | {md(entry.title)} | "
+                     f"{entry.kind.replace('_', ' ')} | {md(names[page])} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,125 @@
+"""Rule sections: each rule under its id as anchor, the Polish words beside the English.
+
+A reader checks a rule against its source, so every rule is shown with the quoted Polish next
+to the statement (one layout, also used by the published opening's page), and rulings are
+boxed apart from plain rules because they are the project's reading, not the text's. A
+ruling's option links to the options table, made here too: an option is nothing but the
+alternative reading of a ruling. The variant pages and the common-rules page are made of
+these sections.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from dominokit.conformance.rulebook.book import Book
+from dominokit.conformance.rulebook.text import code, escape_html, indent, md
+from dominokit.reference import RuleEntry, Variant
+
+
+def blocks(book: Book, text: str, here: str) -> str:
+    """A statement as Markdown paragraphs; lines indented in the YAML stay a text block."""
+    out: list[str] = []
+    para: list[str] = []
+    pre: list[str] = []
+
+    def flush() -> None:
+        if para:
+            out.append(book.prose(" ".join(para), here))
+            para.clear()
+        if pre:
+            width = min(len(line) - len(line.lstrip()) for line in pre)
+            out.append("```text\n" + "\n".join(line[width:] for line in pre) + "\n```")
+            pre.clear()
+
+    for line in text.strip("\n").split("\n"):
+        if line.startswith("  ") and line.strip():
+            if para:
+                flush()
+            pre.append(line.rstrip())
+        elif not line.strip():
+            flush()
+        else:
+            if pre:
+                flush()
+            para.append(line.strip())
+    flush()
+    return "\n\n".join(out)
+
+
+_KIND_TITLES: Final = {
+    "ruling": ("note", "Ruling", "How this project reads the text here."),
+    "new_ruling": ("warning", "New ruling",
+                   "A gap that neither the texts nor the project's first rulings close; "
+                   "this is how the project closes it."),
+}
+
+
+def source_beside(entry: RuleEntry, english: str) -> list[str]:
+    """The Polish words ``entry`` rests on beside ``english`` (Markdown), as page lines.
+
+    The stylesheet lays the two out as columns; every page that quotes a rule uses this one
+    layout, so a reader always finds the Polish on the left.
+    """
+    polish = "*No source words: the texts are silent here.*"
+    if entry.quote:
+        polish = "\n".join(f"> {md(line)}" for line in entry.quote.strip().split("\n"))
+    source = f" · <code>{escape_html(entry.source_file)}</code>" if entry.source_file else ""
+    return [
+        '<div class="dk-rule" markdown>',
+        '<div class="dk-pl" lang="pl" markdown>',
+        f'<p class="dk-label">Polish source{source}</p>',
+        "",
+        polish,
+        "",
+        "</div>",
+        '<div class="dk-en" lang="en" markdown>',
+        '<p class="dk-label">English</p>',
+        "",
+        english,
+        "",
+        "</div>",
+        "</div>",
+        "",
+    ]
+
+
+def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) -> str:
+    """One rule: heading with its id as anchor, Polish and English side by side, ruling."""
+    parts = [f"### {entry.id} · {md(entry.title)} {{ #{entry.id} .dk-rule-title }}", ""]
+    parts += source_beside(entry, blocks(book, entry.statement, here))
+    kind = _KIND_TITLES.get(entry.kind)
+    if kind is not None:
+        style, title, meaning = kind
+        body = [f"*{meaning}*", ""]
+        if entry.decision:
+            body += [f"**Decision.** {book.prose(entry.decision, here)}", ""]
+        if entry.alternative:
+            body += [f"**Alternative reading.** {book.prose(entry.alternative, here)}", ""]
+        if entry.option:
+            target = f"#option-{entry.option}" if options_here else ""
+            name = f"[{code(entry.option)}]({target})" if target else code(entry.option)
+            body += [f"**Option.** {name} selects between the decision (its default) and "
+                     "the alternative.", ""]
+        parts += [f'!!! {style} "{title}"', "", indent("\n".join(body).rstrip()), ""]
+    else:
+        parts += ['<p class="dk-kind">Rule: stated by the text, no ruling needed.</p>', ""]
+    return "\n".join(parts)
+
+
+def options_section(book: Book, variant: Variant, here: str) -> str:
+    """The variant's options: values, default, the rule behind each, what it changes."""
+    if not variant.options:
+        return ("## Options\n\nThis game has no options: an engine plays it one way only.\n")
+    lines = ["## Options", "",
+             "Options select the alternative reading of a ruling. An engine lists the options "
+             "and values it supports in its `hello`; conformance cases that need others are "
+             "*not applicable* to it, not failures.", "",
+             "| Option | Values | Default | Rule | What it changes |",
+             "|---|---|---|---|---|"]
+    for name, option in variant.options.items():
+        values = ", ".join(code(v) for v in option.values)
+        lines.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
+                     f"{code(option.default)} | {book.link(option.rule, here)} | "
+                     f"{book.prose(option.description, here)} |")
+    return "\n".join(lines) + "\n"
