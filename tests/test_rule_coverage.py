@@ -1,0 +1,71 @@
+"""The coverage gate: every rule in the spec is cited by some test, and every citation exists.
+
+Tests cite rules with ``@pytest.mark.rule("R-POL-08", ...)``. The citations are read from the
+source with ``ast`` (not by running the tests), so the gate sees every test file, including
+tests that are skipped or deselected in a given run.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from dominokit.reference.spec import all_rule_ids
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _is_rule_marker(func: ast.expr) -> bool:
+    """True for ``pytest.mark.rule`` and ``mark.rule`` (after ``from pytest import mark``)."""
+    if not (isinstance(func, ast.Attribute) and func.attr == "rule"):
+        return False
+    owner = func.value
+    return (isinstance(owner, ast.Name) and owner.id == "mark") or (
+        isinstance(owner, ast.Attribute) and owner.attr == "mark")
+
+
+def cited_rules(paths: list[Path]) -> dict[str, list[str]]:
+    """Rule id -> the ``file:line`` places that cite it."""
+    cited: dict[str, list[str]] = {}
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _is_rule_marker(node.func):
+                for arg in node.args:
+                    assert isinstance(arg, ast.Constant) and isinstance(arg.value, str), (
+                        f"{path.name}:{node.lineno}: rule ids must be string literals")
+                    cited.setdefault(arg.value, []).append(f"{path.name}:{node.lineno}")
+    return cited
+
+
+def suite_files() -> list[Path]:
+    """Every test module of the suite (top-level tests/*.py)."""
+    return sorted(TESTS.glob("*.py"))
+
+
+def test_every_spec_rule_is_cited_by_a_test() -> None:
+    cited = cited_rules(suite_files())
+    missing = [rule for rule in all_rule_ids() if rule not in cited]
+    assert not missing, "rules no test cites: " + ", ".join(missing)
+
+
+def test_every_cited_rule_exists_in_the_spec() -> None:
+    known = set(all_rule_ids())
+    unknown = {rule: where for rule, where in cited_rules(suite_files()).items()
+               if rule not in known}
+    assert not unknown, "cited rules missing from the spec: " + "; ".join(
+        f"{rule} ({', '.join(where)})" for rule, where in sorted(unknown.items()))
+
+
+def test_the_gate_reads_markers_in_every_form(tmp_path: Path) -> None:
+    sample = tmp_path / "test_sample.py"
+    sample.write_text(
+        "import pytest\n"
+        "from pytest import mark\n"
+        "pytestmark = pytest.mark.rule('R-A-01')\n"
+        "@pytest.mark.rule('R-A-02', 'R-A-03')\n"
+        "def test_one(): pass\n"
+        "@mark.rule('R-A-04')\n"
+        "def test_two(): rule('R-A-05')\n",
+        encoding="utf-8")
+    assert sorted(cited_rules([sample])) == ["R-A-01", "R-A-02", "R-A-03", "R-A-04"]
