@@ -99,18 +99,25 @@ class Hello:
 
 
 class Engine(Protocol):
-    """What the runner needs of an engine, wherever it runs."""
+    """What the runner needs of an engine, wherever it runs.
+
+    ``expect``, where a verb takes it, is the reference's own answer to the same request: an
+    answer equal to it needs no schema check (see ``protocol.check_reply``), any other is
+    checked in full. It never changes what the verb returns or raises.
+    """
 
     def hello(self) -> Hello: ...
-    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]) -> JsonObject:
-        ...
+    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any], *,
+                 expect: JsonObject | None = None) -> JsonObject: ...
     def legal(self) -> list[str]: ...
-    def apply(self, action: str) -> list[JsonObject]: ...
-    def state(self) -> JsonObject: ...
-    def new_match(self, variant: str, options: dict[str, Any], first_starter: int) -> JsonObject:
-        ...
-    def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
-    def match_state(self) -> JsonObject: ...
+    def apply(self, action: str, *, expect: list[JsonObject] | None = None
+              ) -> list[JsonObject]: ...
+    def state(self, *, expect: JsonObject | None = None) -> JsonObject: ...
+    def new_match(self, variant: str, options: dict[str, Any], first_starter: int, *,
+                  expect: JsonObject | None = None) -> JsonObject: ...
+    def next_hand(self, deal: dict[str, Any], *, expect: JsonObject | None = None
+                  ) -> JsonObject: ...
+    def match_state(self, *, expect: JsonObject | None = None) -> JsonObject: ...
     def restart(self) -> None: ...
     def close(self) -> None: ...
 
@@ -118,18 +125,18 @@ class Engine(Protocol):
 class _Verbs:
     """The typed verbs, written once over ``_call`` (which returns a checked result)."""
 
-    def _call(self, cmd: str, **fields: Any) -> JsonObject:
+    def _call(self, cmd: str, expect: Any = None, **fields: Any) -> JsonObject:
         raise NotImplementedError
 
     def hello(self) -> Hello:
         """Handshake; the runner sends it first to every fresh engine."""
         return Hello.from_result(self._call("hello"))
 
-    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]) -> JsonObject:
+    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any], *,
+                 expect: JsonObject | None = None) -> JsonObject:
         """Start a standalone hand; returns its state."""
-        state: JsonObject = self._call("new_hand", variant=variant, options=options, deal=deal)[
-            "state"
-        ]
+        state: JsonObject = self._call("new_hand", expect, variant=variant, options=options,
+                                       deal=deal)["state"]
         return state
 
     def legal(self) -> list[str]:
@@ -137,31 +144,34 @@ class _Verbs:
         actions: list[str] = self._call("legal")["actions"]
         return actions
 
-    def apply(self, action: str) -> list[JsonObject]:
+    def apply(self, action: str, *, expect: list[JsonObject] | None = None
+              ) -> list[JsonObject]:
         """Play one action; returns the events it caused."""
-        events: list[JsonObject] = self._call("apply", action=action)["events"]
+        events: list[JsonObject] = self._call("apply", expect, action=action)["events"]
         return events
 
-    def state(self) -> JsonObject:
+    def state(self, *, expect: JsonObject | None = None) -> JsonObject:
         """The current hand's canonical state."""
-        state: JsonObject = self._call("state")["state"]
+        state: JsonObject = self._call("state", expect)["state"]
         return state
 
-    def new_match(self, variant: str, options: dict[str, Any], first_starter: int) -> JsonObject:
+    def new_match(self, variant: str, options: dict[str, Any], first_starter: int, *,
+                  expect: JsonObject | None = None) -> JsonObject:
         """Start a match; returns its state (``next`` is the first hand's plan)."""
         match: JsonObject = self._call(
-            "new_match", variant=variant, options=options, first_starter=first_starter
+            "new_match", expect, variant=variant, options=options, first_starter=first_starter
         )["match"]
         return match
 
-    def next_hand(self, deal: dict[str, Any]) -> JsonObject:
+    def next_hand(self, deal: dict[str, Any], *, expect: JsonObject | None = None
+                  ) -> JsonObject:
         """Start the match's next hand (the engine decides the starter); returns its state."""
-        state: JsonObject = self._call("next_hand", deal=deal)["state"]
+        state: JsonObject = self._call("next_hand", expect, deal=deal)["state"]
         return state
 
-    def match_state(self) -> JsonObject:
+    def match_state(self, *, expect: JsonObject | None = None) -> JsonObject:
         """The match's state (after a hand's last ``apply`` it includes that hand)."""
-        match: JsonObject = self._call("match_state")["match"]
+        match: JsonObject = self._call("match_state", expect)["match"]
         return match
 
 
@@ -322,7 +332,7 @@ class SubprocessEngine(_Verbs):
             self._seq = 0
         return self._proc
 
-    def _call(self, cmd: str, **fields: Any) -> JsonObject:
+    def _call(self, cmd: str, expect: Any = None, **fields: Any) -> JsonObject:
         proc = self._start()
         self._seq += 1
         seq = self._seq
@@ -332,7 +342,7 @@ class SubprocessEngine(_Verbs):
             line = self._exchange(proc, data, deadline, cmd, seq)
             reply = protocol.decode_reply_line(line)
             proc.replied = True
-            return protocol.check_reply(reply, cmd, seq)
+            return protocol.check_reply(reply, cmd, seq, expect)
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(
@@ -414,7 +424,7 @@ class InProcessEngine(_Verbs):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, cmd: str, **fields: Any) -> JsonObject:
+    def _call(self, cmd: str, expect: Any = None, **fields: Any) -> JsonObject:
         self._seq += 1
         seq = self._seq
         command = protocol.COMMANDS[cmd]
@@ -440,7 +450,7 @@ class InProcessEngine(_Verbs):
             reply = json.loads(protocol.encode(reply))
         except (TypeError, ValueError) as error:
             raise ProtocolViolation(f"result of {cmd!r} is not JSON: {error}") from None
-        return protocol.check_reply(reply, cmd, seq)
+        return protocol.check_reply(reply, cmd, seq, expect)
 
     def restart(self) -> None:
         """Rebuild the object when a factory is known (else keep it: the runner resets it)."""

@@ -5,13 +5,21 @@ serving (``server``), so that the driver, the server and the tests agree on one 
 The JSON Schema ``spec/schema/protocol.schema.json`` is the contract: every reply is checked
 against the form of the command it answers, and a reply that does not fit is a
 ``ProtocolViolation`` whose message names the offending field.
+
+The generic validator costs milliseconds per state, so three shortcuts give the same verdicts
+for less: a reply whose result equals the reference's own (schema-valid) answer for it is valid
+by that equality; a message already found valid, but for its seq, is not checked again; and a
+``legal`` list is checked by a direct reading of its form. Anything a shortcut is not sure of
+goes through the full validator, which also words every problem.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
@@ -174,19 +182,25 @@ def decode_reply_line(line: bytes) -> JsonObject:
     return value
 
 
-def check_reply(reply: JsonObject, cmd: str, seq: int) -> JsonObject:
+def check_reply(reply: JsonObject, cmd: str, seq: int, expect: Any = None) -> JsonObject:
     """The ``result`` of a reply to request ``seq`` (a ``cmd``), after checking everything.
 
     Raises ``ProtocolViolation`` for a wrong or missing seq or a reply that does not fit the
     schema (naming the field), ``EngineRejected`` for an error reply, and ``EngineCrashed``
     for an ``internal`` error (the engine failed, though its process lives on).
+
+    ``expect``, when given, is the reference engine's own answer (the value of the result's one
+    field) to the same request. A plain result equal to it is valid because the reference's
+    answer is, so the schema is not consulted; any other reply is checked in full.
     """
     got = reply.get("seq")
     if got != seq or isinstance(got, bool):
         raise ProtocolViolation(_seq_problem(got, seq, reply))
-    problem = reply_problem(reply, cmd)
-    if problem is not None:
-        raise ProtocolViolation(f"reply to {cmd!r} (seq {seq}) breaks the protocol: {problem}")
+    if expect is None or not answers_as_expected(reply, cmd, expect):
+        problem = reply_problem(reply, cmd)
+        if problem is not None:
+            raise ProtocolViolation(f"reply to {cmd!r} (seq {seq}) breaks the protocol: "
+                                    f"{problem}")
     if "error" in reply:
         error = reply["error"]
         if error["code"] == "internal":
@@ -195,6 +209,36 @@ def check_reply(reply: JsonObject, cmd: str, seq: int) -> JsonObject:
         raise EngineRejected(error["code"], error["message"], error.get("rule"))
     result: JsonObject = reply["result"]
     return result
+
+
+def answers_as_expected(reply: object, cmd: str, expect: Any) -> bool:
+    """True when ``reply`` is ``{"seq": n, "result": {key: value}}`` with a plain seq and
+    ``value`` the same JSON as ``expect`` (the reference's answer): then the reply fits the
+    ``cmd`` reply form exactly when the reference's answer does, and that one always does
+    (tests/test_reply_shortcuts.py checks it on every kind of answer of every variant).
+
+    False only means "not shown by equality": the caller then validates in full.
+    """
+    key = COMMANDS[cmd].result_key
+    if key is None or not _shortcuts_on or type(reply) is not dict or \
+            reply.keys() != {"seq", "result"}:
+        return False
+    seq, result = reply["seq"], reply["result"]
+    if type(seq) is not int or seq < 0 or type(result) is not dict or result.keys() != {key}:
+        return False
+    return same_json(result[key], expect)
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """JSON equality: key order ignored, ``true`` is not ``1`` and ``1`` is not ``1.0``."""
+    try:
+        return _canonical(a) == _canonical(b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, allow_nan=False, separators=(",", ":"))
 
 
 def _seq_problem(got: object, expected: int, reply: Mapping[str, Any]) -> str:
@@ -215,7 +259,7 @@ def reply_problem(reply: object, cmd: str) -> str | None:
     """What is wrong with ``reply`` as an answer to ``cmd`` ("$.path: message"), or None."""
     if cmd == "legal" and plain_legal_reply(reply):
         return None
-    return problem(reply, f"{cmd}_reply")
+    return checked(reply, f"{cmd}_reply")
 
 
 def plain_legal_reply(reply: object) -> bool:
@@ -227,7 +271,7 @@ def plain_legal_reply(reply: object) -> bool:
     few milliseconds. False only means "not sure": the full schema check then runs and finds
     the message.
     """
-    if not isinstance(reply, dict) or reply.keys() != {"seq", "result"}:
+    if not _shortcuts_on or not isinstance(reply, dict) or reply.keys() != {"seq", "result"}:
         return False
     seq, result = reply["seq"], reply["result"]
     if type(seq) is not int or seq < 0:
@@ -248,7 +292,80 @@ def _action_pattern() -> re.Pattern[str]:
 
 def request_problem(message: object) -> str | None:
     """What is wrong with ``message`` as a request ("$.path: message"), or None."""
-    return problem(message, "request")
+    return checked(message, "request")
+
+
+def checked(message: object, definition: str) -> str | None:
+    """``problem(message, definition)``, remembering messages found valid.
+
+    An engine is asked the same thing again and again (a perft walk re-deals one hand for every
+    path; a refused action must leave the state as it was), so a message that is, but for its
+    seq, one already found valid is valid again: every form accepts any plain non-negative seq
+    alike (tests/test_reply_shortcuts.py checks the schema for that). Only valid verdicts are
+    kept, so every problem is found and worded afresh.
+    """
+    key = _memo_key(message)
+    if key is not None and _VALID.known(definition, key):
+        return None
+    found = problem(message, definition)
+    if found is None and key is not None:
+        _VALID.add(definition, key)
+    return found
+
+
+VALID_MEMO_SIZE: Final = 4096
+"""Messages remembered as valid (least recently seen forgotten first): bounds the memory."""
+
+
+class _ValidMemo:
+    """The canonical texts of the last messages found valid, per schema definition."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._texts: OrderedDict[tuple[str, str], None] = OrderedDict()
+
+    def known(self, definition: str, text: str) -> bool:
+        key = (definition, text)
+        if key not in self._texts:
+            return False
+        self._texts.move_to_end(key)
+        return True
+
+    def add(self, definition: str, text: str) -> None:
+        self._texts[(definition, text)] = None
+        while len(self._texts) > self.size:
+            self._texts.popitem(last=False)
+
+
+_VALID = _ValidMemo(VALID_MEMO_SIZE)
+_shortcuts_on = True
+
+
+def _memo_key(message: object) -> str | None:
+    """The text a verdict is remembered by: the message's canonical JSON with its seq set to 0;
+    None (remember nothing) unless there is a seq that is a plain non-negative integer."""
+    if not _shortcuts_on or type(message) is not dict:
+        return None
+    seq = message.get("seq")
+    if type(seq) is not int or seq < 0:
+        return None
+    try:
+        return _canonical({**message, "seq": 0})
+    except (TypeError, ValueError):
+        return None
+
+
+@contextmanager
+def full_validation() -> Iterator[None]:
+    """Check every message with the generic validator, no shortcut (for the benchmark, and
+    for tests that show the shortcuts change no verdict)."""
+    global _shortcuts_on
+    before = _shortcuts_on
+    _shortcuts_on = False
+    try:
+        yield
+    finally:
+        _shortcuts_on = before
 
 
 def problem(instance: object, definition: str) -> str | None:

@@ -132,15 +132,18 @@ _CLASH = -1
 """Required pip of a cell whose tiled neighbours show different pips: nothing fits there."""
 
 
+Need = tuple[int | None, int | None]
+"""What the two cells of a pair need: a pip, None (no tile touches the cell) or ``_CLASH``."""
+
+
 @lru_cache(maxsize=256)
-def _frontier(
-    grid: Grid, first: bool
-) -> tuple[tuple[tuple[Cell, Cell], ...], dict[Cell, int | None]]:
-    """Pairs of empty adjacent cells a tile could cover, and the pip each such cell needs.
+def _frontier(grid: Grid, first: bool) -> dict[Need, tuple[tuple[Cell, Cell], ...]]:
+    """Pairs of empty adjacent cells a tile could cover, grouped by what their cells need.
 
     A cell's need is None when no tile touches it, the pip its tiled neighbours show, or
     ``_CLASH``. Unless ``first``, a pair qualifies only when one of its cells touches a tile.
-    Cached because the engine asks about every tile in a hand against the same grid.
+    Grouping lets a tile look up the few groups it fits instead of testing every pair, and the
+    cache serves every tile in a hand (and both players) from one pass over the grid.
     """
     rows, cols = len(grid), len(grid[0])
     need: dict[Cell, int | None] = {}
@@ -150,12 +153,28 @@ def _frontier(
                 continue
             shown = {grid[nr][nc] for nr, nc in neighbours(grid, (r, c))} - {None}
             need[(r, c)] = None if not shown else shown.pop() if len(shown) == 1 else _CLASH
-    pairs: list[tuple[Cell, Cell]] = []
+    groups: dict[Need, list[tuple[Cell, Cell]]] = {}
     for (r, c), want in need.items():
         for b in ((r, c + 1), (r + 1, c)):
             if b in need and (first or want is not None or need[b] is not None):
-                pairs.append(((r, c), b))
-    return tuple(pairs), need
+                groups.setdefault((want, need[b]), []).append(((r, c), b))
+    return {key: tuple(pairs) for key, pairs in groups.items()}
+
+
+def _fitting(
+    grid: Grid, tile_low: int, tile_high: int, first: bool
+) -> Iterator[tuple[Cell, Cell]]:
+    """The legal (low_cell, high_cell) of a tile, unsorted: a cell fits a half when it needs
+    nothing or exactly that half's pips; a double is only tried one way round."""
+    groups = _frontier(grid, first)
+    for need_a in (None, tile_low):
+        for need_b in (None, tile_high):
+            yield from groups.get((need_a, need_b), ())
+    if tile_low != tile_high:
+        for need_a in (None, tile_high):
+            for need_b in (None, tile_low):
+                for a, b in groups.get((need_a, need_b), ()):
+                    yield b, a
 
 
 def placements(
@@ -166,15 +185,12 @@ def placements(
     A double shows the same pips either way round, so its two orders are one placement,
     given with its cells in row-major order.
     """
-    pairs, need = _frontier(grid, first)
-    found: list[tuple[Cell, Cell]] = []
-    for a, b in pairs:
-        need_a, need_b = need[a], need[b]
-        if need_a in (None, tile_low) and need_b in (None, tile_high):
-            found.append((a, b))
-        if tile_low != tile_high and need_a in (None, tile_high) and need_b in (None, tile_low):
-            found.append((b, a))
-    return sorted(found)
+    return sorted(_fitting(grid, tile_low, tile_high, first))
+
+
+def can_place(grid: Grid, tile_low: int, tile_high: int, first: bool) -> bool:
+    """True when the tile has some legal placement (``placements`` is not empty)."""
+    return next(_fitting(grid, tile_low, tile_high, first), None) is not None
 
 
 def regions(grid: Grid) -> list[frozenset[Cell]]:

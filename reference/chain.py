@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from dominokit.reference.notation import Action, End
+from dominokit.reference.notation import Action, End, chain_action
 from dominokit.reference.rules import Rules
 from dominokit.reference.tiles import Tile
 
@@ -96,7 +96,7 @@ def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]
         for end, pip in ends:
             for touch in (tile.low,) if tile.is_double else (tile.low, tile.high):
                 if fits(rules, pip, tile, touch) is None:
-                    out.append(Action.chain(tile, end, touch))
+                    out.append(chain_action(tile, end, touch))
     return out
 
 

@@ -16,7 +16,7 @@ from dominokit.reference import board, chain
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
-from dominokit.reference.notation import Action
+from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.spec import Variant
@@ -284,12 +284,11 @@ def _placements(state: HandState, player: int) -> list[Action]:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        return [
-            Action.board(tile, low_cell, high_cell)
-            for tile in sorted(set(hand))
-            for low_cell, high_cell in board.placements(table.grid, tile.low, tile.high,
-                                                        table.empty)
-        ]
+        out: list[Action] = []
+        for tile in sorted(set(hand)):
+            out += board_actions(tile, board.placements(table.grid, tile.low, tile.high,
+                                                        table.empty))
+        return out
     if table.empty:
         return [Action.opening(tile) for tile in sorted(set(hand))]
     return chain.plays(table, state.rules, hand)
@@ -300,7 +299,7 @@ def _can_place(state: HandState, player: int) -> bool:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        return any(board.placements(table.grid, tile.low, tile.high, table.empty)
+        return any(board.can_place(table.grid, tile.low, tile.high, table.empty)
                    for tile in set(hand))
     return chain.can_play(table, state.rules, hand)
 

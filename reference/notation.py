@@ -8,6 +8,7 @@ NotationError that quotes the text, and ``str(action)`` always gives the canonic
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -131,6 +132,45 @@ class Action:
 
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
+
+
+def board_actions(tile: Tile, cell_pairs: Iterable[tuple[Cell, Cell]]) -> list[Action]:
+    """``Action.board(tile, low_cell, high_cell)`` for each pair, in order, built without
+    re-checking each action's shape.
+
+    A move generator lists thousands of board placements per position, and checking each one
+    again cost more than finding it. The pairs must be what ``board.placements`` gives: two
+    cells of non-negative ints on the board; a double's are put in row-major order here, as
+    ``Action.board`` does, and a tile the notation cannot write is refused as there.
+    """
+    if tile.high > MAX_NOTATION_PIP:
+        return [Action.board(tile, a, b) for a, b in cell_pairs]
+    if tile.is_double:
+        return [_unchecked("board", tile, None, None, (a, b) if a <= b else (b, a))
+                for a, b in cell_pairs]
+    return [_unchecked("board", tile, None, None, (a, b)) for a, b in cell_pairs]
+
+
+def chain_action(tile: Tile, end: End, touch: int) -> Action:
+    """``Action.chain(tile, end, touch)`` without the shape check, for move generators whose
+    ``end`` is "L" or "R" and ``touch`` a half of ``tile`` by construction."""
+    if tile.high > MAX_NOTATION_PIP:
+        return Action.chain(tile, end, touch)
+    return _unchecked("chain", tile, end, touch, None)
+
+
+def _unchecked(kind: Kind, tile: Tile | None, end: End | None, touch: int | None,
+               cells: tuple[Cell, Cell] | None) -> Action:
+    action = object.__new__(Action)
+    _set(action, "kind", kind)
+    _set(action, "tile", tile)
+    _set(action, "end", end)
+    _set(action, "touch", touch)
+    _set(action, "cells", cells)
+    return action
+
+
+_set = object.__setattr__
 
 
 def _tile(text: str, low: str, high: str) -> Tile:

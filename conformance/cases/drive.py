@@ -39,10 +39,10 @@ def _keys(expected: Mapping[str, Any], got: Mapping[str, Any]) -> str:
     return ", ".join(keys)
 
 
-def check_start(ref: HandState, got: Mapping[str, Any], blame: Blame, *,
+def check_start(want: Mapping[str, Any], got: Mapping[str, Any], blame: Blame, *,
                 hand: int | None = None, in_match: bool = False) -> Divergence | None:
-    """Compare the state an engine gives at the start of a hand with the reference's."""
-    want = ref.to_json()
+    """Compare the state an engine gives at the start of a hand with the reference's JSON
+    (which the caller also passed to the engine verb as ``expect``)."""
     if same(want, got):
         return None
     return Divergence("state", f"the state at the start of the hand differs in "
@@ -74,8 +74,9 @@ def play_both(engine: Engine, ref: HandState, choose: Chooser, blame: Blame, *,
         if step >= MAX_STEPS:
             raise RuntimeError(f"a hand did not end after {MAX_STEPS} actions")
         after, ref_events = apply_action(ref, action)
+        want_events = [e.to_json() for e in ref_events]
         try:
-            got_events = engine.apply(action)
+            got_events = engine.apply(action, expect=want_events)
         except EngineRejected as refusal:
             run.divergence = Divergence(
                 "answer", f"the engine refused {action!r}, legal for the reference, after "
@@ -85,13 +86,13 @@ def play_both(engine: Engine, ref: HandState, choose: Chooser, blame: Blame, *,
             break
         run.actions.append(action)
         step += 1
-        want_events = [e.to_json() for e in ref_events]
         if not same(want_events, got_events):
             run.divergence = Divergence(
                 "events", f"the events of {action!r} (action {step}) differ", want_events,
                 got_events, blame.events(want_events, got_events), step, hand)
             break
-        want_state, got_state = after.to_json(), engine.state()
+        want_state = after.to_json()
+        got_state = engine.state(expect=want_state)
         if not same(want_state, got_state):
             run.divergence = Divergence(
                 "state", f"the state after {action!r} (action {step}) differs in "
@@ -107,8 +108,9 @@ def standalone(engine: Engine, variant: str, options: Mapping[str, object],
                deal: Mapping[str, Any], choose: Chooser, blame: Blame) -> HandRun:
     """Start a standalone hand on both and play it side by side."""
     ref = new_hand(blame.rules, Deal.from_json(dict(deal)))
-    got = engine.new_hand(variant, dict(options), dict(deal))
-    divergence = check_start(ref, got, blame)
+    want = ref.to_json()
+    got = engine.new_hand(variant, dict(options), dict(deal), expect=want)
+    divergence = check_start(want, got, blame)
     if divergence is not None:
         return HandRun([], divergence, ref)
     return play_both(engine, ref, choose, blame)

@@ -223,7 +223,7 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
     blame = Blame(oracle.rules_of(variant, options))
     case_id = f"match/{variant}/{name if name != 'plain' else oracle.options_slug(options)}"
     ref = new_match(variant, options, first_starter)
-    got = engine.new_match(variant, dict(options), first_starter)
+    got = engine.new_match(variant, dict(options), first_starter, expect=ref.to_json())
     divergence = _match_divergence(ref, got, blame, 0, "at the start of the match")
     played: list[tuple[JsonObject, tuple[str, ...]]] = []
     for number, (deal, actions) in enumerate(scenario.hands, start=1):
@@ -231,15 +231,16 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
             break
         played.append((deal, actions))
         ref_state = start_hand(ref, Deal.from_json(deal))
+        want_state = ref_state.to_json()
         try:
-            got_state = engine.next_hand(dict(deal))
+            got_state = engine.next_hand(dict(deal), expect=want_state)
         except EngineRejected as refusal:
             divergence = Divergence("answer", f"the engine refused hand {number}'s deal: "
                                     f"{refusal}", {"accepted": True}, {"refused": str(refusal)},
                                     unique([blame.rules.match.rule, refusal.rule]), None,
                                     number)
             break
-        divergence = check_start(ref_state, got_state, blame, hand=number, in_match=True)
+        divergence = check_start(want_state, got_state, blame, hand=number, in_match=True)
         if divergence is not None:
             break
         run = play_both(engine, ref_state, scripted(actions), blame, hand=number,
@@ -248,8 +249,8 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
         if divergence is not None or run.final is None or run.final.result is None:
             break
         ref, _ = finish_hand(ref, run.final.result)
-        divergence = _match_divergence(ref, engine.match_state(), blame, number,
-                                       f"after hand {number}")
+        divergence = _match_divergence(ref, engine.match_state(expect=ref.to_json()), blame,
+                                       number, f"after hand {number}")
     if divergence is None:
         note = "" if scenario.reached else f" (the search did not reach {name})"
         return Outcome.passed(f"{len(scenario.hands)} hands{note}")

@@ -1,5 +1,7 @@
-"""Stand-alone tools of the conformance kit: computations kept independent of the reference.
+"""Stand-alone tools of the conformance kit, run with ``python -m``.
 
-A tool here deliberately re-implements the little it needs instead of importing
-``dominokit.reference``, so that agreeing with the engine is evidence, not an echo.
+The computations here (the Pijanowski opening search) deliberately re-implement the little
+they need instead of importing ``dominokit.reference``, so that agreeing with the engine is
+evidence, not an echo. The benchmark (``bench``) is the exception: it measures the reference
+and the kit themselves.
 """
