@@ -8,11 +8,10 @@ legal.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 
 import pytest
 from dominokit.reference import (
-    Deal,
     HandState,
     IllegalActionError,
     NotationError,
@@ -21,27 +20,7 @@ from dominokit.reference import (
     new_hand,
 )
 
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-NO_DOUBLES = tuple(t for t in FULL_SET if t[0] != t[2])
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    """The tiles of ``universe`` not in any of ``taken``, in set order."""
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
-
-
-def play(state: HandState, actions: Sequence[str]) -> HandState:
-    for action in actions:
-        assert action in {str(a) for a in legal_actions(state)}, action
-        state, _ = apply_action(state, action)
-    return state
-
-
-def chain_deal(p0: Sequence[str], p1: Sequence[str], stock_front: Sequence[str] = ()) -> Deal:
-    stock = [*stock_front, *rest(FULL_SET, p0, p1, stock_front)]
-    return Deal.from_json({"hands": [list(p0), list(p1)], "stock": stock, "starter": 0})
-
+from tests.positions import board_deal, chain_deal, play, widow_deal
 
 # --- positions (cached: states are immutable values) -----------------------------------------
 
@@ -77,16 +56,14 @@ def pol_over() -> HandState:
 def szc_start() -> HandState:
     """Widow [3, 2]: player 0 to move on end 3 with 0-1..0-6, 1-2, 1-3, 1-4, 3-6."""
     p0 = ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4", "3-6"]
-    return new_hand("szczerbak", Deal.from_json(
-        {"hands": [p0, rest(NO_DOUBLES, p0, ["2-3"])], "widow": [3, 2], "starter": None}))
+    return new_hand("szczerbak", widow_deal(p0, (3, 2)))
 
 
 @functools.cache
 def szc_over() -> HandState:
     """A Szczerbak block: end 1 with [0|1], [1|2], [1|4], [1|6] all on the table."""
     p0 = ["0-1", "0-5", "1-6", "0-2", "0-3", "0-4", "1-3", "1-5", "2-3", "2-4"]
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [p0, rest(NO_DOUBLES, p0, ["1-2"])], "widow": [1, 2], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(p0, (1, 2)))
     state = play(state, ["2-5@R2", "0-5@R5", "1-4@R4", "1-6@R1", "0-6@R6", "0-1@R0"])
     assert state.result is not None
     return state
@@ -127,9 +104,8 @@ CONTACT_P1 = ["1-4", "2-2", "2-3", "0-0", "0-3", "0-4", "0-5", "0-6", "3-3", "3-
 
 @functools.cache
 def pij_start() -> HandState:
-    return new_hand("pijanowski", Deal.from_json(
-        {"hands": [CONTACT_P0, CONTACT_P1], "out_of_play": ["4-6", "5-5", "5-6", "6-6"],
-         "starter": 0}))
+    return new_hand("pijanowski",
+                    board_deal(CONTACT_P0, CONTACT_P1, ["4-6", "5-5", "5-6", "6-6"]))
 
 
 @functools.cache
@@ -141,9 +117,8 @@ def pij_one_tile() -> HandState:
 @functools.cache
 def pij_extra() -> HandState:
     """Player 1 opened with [0|0] and now places the extra tile or stops (R-PIJ-07)."""
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [CONTACT_P1, CONTACT_P0], "out_of_play": ["4-6", "5-5", "5-6", "6-6"],
-         "starter": 0}))
+    state = new_hand("pijanowski",
+                     board_deal(CONTACT_P1, CONTACT_P0, ["4-6", "5-5", "5-6", "6-6"]))
     state = play(state, ["0-0@3.3+3.4"])
     assert state.to_json()["turn"]["extra"] is True
     return state

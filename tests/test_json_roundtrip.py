@@ -7,7 +7,7 @@ draws, the extra-tile phase, ended hands), Event, HandResult and MatchState.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -29,12 +29,7 @@ from dominokit.reference import (
 )
 from dominokit.reference.spec import validator
 
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
+from tests.positions import FULL_SET, board_deal, chain_deal, widow_deal
 
 
 def valid(schema: str, data: Any) -> None:
@@ -117,10 +112,10 @@ def test_deal_round_trips(variant: str, options: dict[str, object],
 # --- HandState, Event, HandResult -----------------------------------------------------------
 
 
-def scripted(variant: str, deal: dict[str, Any], actions: Sequence[str],
+def scripted(variant: str, deal: Deal, actions: Sequence[str],
              options: dict[str, object] | None = None) -> list[tuple[HandState, list[Event]]]:
     """Every state of a scripted hand (the first with no events) and the events leading to it."""
-    state = new_hand(variant, Deal.from_json(deal), options)
+    state = new_hand(variant, deal, options)
     out: list[tuple[HandState, list[Event]]] = [(state, [])]
     for action in actions:
         state, events = apply_action(state, action)
@@ -128,15 +123,11 @@ def scripted(variant: str, deal: dict[str, Any], actions: Sequence[str],
     return out
 
 
-POL_DEAL = {"hands": [["1-2", "3-3", "4-4", "5-5", "6-6"], ["0-0", "0-3", "0-4", "0-5", "0-6"]],
-            "stock": ["0-1", "1-1", *rest(FULL_SET, ["1-2", "3-3", "4-4", "5-5", "6-6", "0-0",
-                                                      "0-3", "0-4", "0-5", "0-6", "0-1", "1-1"])],
-            "starter": 0}
-SZC_P0 = ["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4", "3-6"]
-SZC_DEAL = {"hands": [SZC_P0, rest((t for t in FULL_SET if t[0] != t[2]), SZC_P0, ["2-3"])],
-            "widow": [3, 2], "starter": None}
-PIJ_DEAL = {"hands": [list(FULL_SET[:12]), list(FULL_SET[12:24])],
-            "out_of_play": list(FULL_SET[24:]), "starter": 0}
+POL_DEAL = chain_deal(["1-2", "3-3", "4-4", "5-5", "6-6"], ["0-0", "0-3", "0-4", "0-5", "0-6"],
+                      ["0-1", "1-1"])
+SZC_DEAL = widow_deal(["0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-2", "1-3", "1-4", "3-6"],
+                      (3, 2))
+PIJ_DEAL = board_deal(FULL_SET[:12], FULL_SET[12:24])
 
 HANDS: dict[str, list[tuple[HandState, list[Event]]]] = {}
 
@@ -150,11 +141,8 @@ def hands() -> dict[str, list[tuple[HandState, list[Event]]]]:
             "poldomino", POL_DEAL, ["1-2", "pass", "pass"], {"catch_penalty_to": "loser"})
         HANDS["szczerbak"] = scripted("szczerbak", SZC_DEAL, ["3-6@R3", "1-6@R6", "0-1@R1"])
         HANDS["progressive"] = scripted(
-            "progressive", {**POL_DEAL, "hands": [["1-2", "1-3", "2-2", "3-3", "1-1"],
-                                                  ["2-6", "4-4", "4-5", "5-5", "6-6"]],
-                            "stock": ["0-4", "0-2", *rest(FULL_SET, [
-                                "1-2", "1-3", "2-2", "3-3", "1-1", "2-6", "4-4", "4-5",
-                                "5-5", "6-6", "0-4", "0-2"])]},
+            "progressive", chain_deal(["1-2", "1-3", "2-2", "3-3", "1-1"],
+                                      ["2-6", "4-4", "4-5", "5-5", "6-6"], ["0-4", "0-2"]),
             ["1-2", "2-6@R2", "1-3@L1", "6-6@R6", "3-3@L3", "draw", "draw"])
         HANDS["pijanowski"] = scripted(  # [0|0], stop, a stuck pass, then two placements
             "pijanowski", PIJ_DEAL, ["0-0@2.2+2.3", "stop", "pass", "0-1@2.4+2.5",

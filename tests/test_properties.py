@@ -39,8 +39,8 @@ from dominokit.reference.spec import validator
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-FULL_SET = [f"{a}-{b}" for a in range(7) for b in range(a, 7)]
-NO_DOUBLES = [t for t in FULL_SET if t[0] != t[2]]
+from tests.positions import FULL_SET, NO_DOUBLES
+
 PLACING = ("opening", "chain", "board")
 
 
@@ -50,7 +50,7 @@ class Config:
 
     variant: str
     options: dict[str, object] = field(default_factory=dict)
-    tiles: tuple[str, ...] = tuple(FULL_SET)
+    tiles: tuple[str, ...] = FULL_SET
     optional_play: bool = False
     """Poldomino (R-POL-03): pass always legal after the opening, draw whenever stock is left."""
     draw_until_fit: bool = False
@@ -64,15 +64,15 @@ class Config:
 CONFIGS = [
     Config("poldomino", {"catch_penalty_to": "winner"}, optional_play=True),
     Config("poldomino", {"catch_penalty_to": "loser"}, optional_play=True),
-    Config("szczerbak", tiles=tuple(NO_DOUBLES)),
+    Config("szczerbak", tiles=NO_DOUBLES),
     Config("progressive", draw_until_fit=True),
     Config("pijanowski", {"lake_rule": "new_region", "hand_size": 12}),
     Config("pijanowski", {"lake_rule": "newly_enclosed", "hand_size": 12}),
     Config("pijanowski", {"lake_rule": "new_region", "hand_size": 14}),
     Config("pijanowski", {"lake_rule": "newly_enclosed", "hand_size": 14}),
-    Config("pijanowski", {"double_set": True}, tiles=tuple(FULL_SET * 2)),
+    Config("pijanowski", {"double_set": True}, tiles=FULL_SET * 2),
     Config("pijanowski", {"double_set": True, "lake_rule": "newly_enclosed"},
-           tiles=tuple(FULL_SET * 2)),
+           tiles=FULL_SET * 2),
 ]
 
 

@@ -6,39 +6,10 @@ how. Whole-hand endings (block, domino, the extra tile) are in test_scoring.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 import pytest
-from dominokit.reference import (
-    Deal,
-    DealError,
-    HandState,
-    apply_action,
-    legal_actions,
-    new_hand,
-)
+from dominokit.reference import DealError, apply_action, legal_actions, new_hand
 
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    """The tiles of ``universe`` not in any of ``taken``, in set order."""
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
-
-
-def legal(state: HandState) -> set[str]:
-    """The legal actions as notation strings."""
-    return {str(a) for a in legal_actions(state)}
-
-
-def play(state: HandState, actions: Sequence[str]) -> HandState:
-    """Apply each action after checking that the engine lists it as legal."""
-    for action in actions:
-        assert state.result is None, f"the hand ended before {action}"
-        assert action in legal(state), (action, sorted(legal(state)))
-        state, _ = apply_action(state, action)
-    return state
+from tests.positions import FULL_SET, board_deal, legal, play, rest
 
 
 def domino_positions(rows: int, cols: int) -> int:
@@ -49,8 +20,7 @@ def domino_positions(rows: int, cols: int) -> int:
 @pytest.mark.rule("R-PIJ-01", "R-PIJ-02", "R-PIJ-03", "R-ALL-09")
 def test_first_tile_goes_anywhere_on_the_6_by_12_board() -> None:
     p0, p1 = list(FULL_SET[:12]), list(FULL_SET[12:24])
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [p0, p1], "out_of_play": list(FULL_SET[24:]), "starter": 0}))
+    state = new_hand("pijanowski", board_deal(p0, p1))
     assert (state.to_json()["table"]["rows"], state.to_json()["table"]["cols"]) == (6, 12)
     # 6 x 11 horizontal + 5 x 12 vertical = 126 places; a non-double goes either way round
     # (252 actions), a double once (126). Player 0 holds [0|0], [1|1] and ten non-doubles.
@@ -64,15 +34,13 @@ def test_first_tile_goes_anywhere_on_the_6_by_12_board() -> None:
 @pytest.mark.rule("R-PIJ-02", "R-PIJ-03")
 def test_first_tile_count_with_hand_size_14() -> None:
     p0 = list(FULL_SET[:14])  # 0-0..0-6, 1-1..1-6, 2-2: three doubles, eleven non-doubles
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [p0, list(FULL_SET[14:])], "starter": 0}), {"hand_size": 14})
+    state = new_hand("pijanowski", board_deal(p0, FULL_SET[14:]), {"hand_size": 14})
     assert len(legal_actions(state)) == 11 * 252 + 3 * 126
 
 
 @pytest.mark.rule("R-PIJ-11", "R-PIJ-01", "R-PIJ-03")
 def test_first_tile_count_on_the_double_set_board() -> None:
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [list(FULL_SET), list(FULL_SET)], "starter": 0}), {"double_set": True})
+    state = new_hand("pijanowski", board_deal(FULL_SET, FULL_SET), {"double_set": True})
     table = state.to_json()["table"]
     assert (table["rows"], table["cols"]) == (12, 12)
     assert state.to_json()["out_of_play"] == []
@@ -107,9 +75,8 @@ CONTACT_EXPECTED = {
 def test_contacts_after_the_first_tile() -> None:
     assert sorted([*CONTACT_P0, *CONTACT_P1]) == sorted(rest(FULL_SET, ["4-6", "5-5", "5-6",
                                                                         "6-6"]))
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [CONTACT_P0, CONTACT_P1], "out_of_play": ["4-6", "5-5", "5-6", "6-6"],
-         "starter": 0}))
+    state = new_hand("pijanowski",
+                     board_deal(CONTACT_P0, CONTACT_P1, ["4-6", "5-5", "5-6", "6-6"]))
     state = play(state, ["1-2@2.4+2.5"])
     assert len(CONTACT_EXPECTED) == 21
     # Placements exist, so no pass (R-ALL-07); no drawing in this game.
@@ -125,8 +92,7 @@ def test_contacts_after_the_first_tile() -> None:
 def test_a_tile_must_match_every_neighbour() -> None:
     p0 = ["1-2", "2-3", "0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6", "1-1", "1-3", "1-4"]
     p1 = ["2-4", "3-4", "1-5", "1-6", "2-2", "2-5", "2-6", "3-3", "3-5", "3-6", "4-4", "4-5"]
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [p0, p1], "out_of_play": rest(FULL_SET, p0, p1), "starter": 0}))
+    state = new_hand("pijanowski", board_deal(p0, p1))
     # Player 0: [1|2] on (2,2),(2,3); player 1: [2|4] on (2,4),(2,5), its 2 beside the 2.
     state = play(state, ["1-2@2.2+2.3", "2-4@2.4+2.5"])
     # [2|3] with its 2 on (1,3) over the 2 at (2,3) and its 3 on (1,4) over the 2 at (2,4):
@@ -152,8 +118,7 @@ def test_a_player_who_cannot_place_passes() -> None:
     # Player 1 holds twelve tiles without a 1 or a 2; the board shows only a 1 and a 2.
     p1 = ["0-0", "0-3", "0-4", "0-5", "0-6", "3-3", "3-4", "3-5", "3-6", "4-4", "4-5", "4-6"]
     p0 = ["1-2", "0-1", "0-2", "1-1", "1-3", "1-4", "1-5", "1-6", "2-2", "2-3", "2-4", "2-5"]
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [p0, p1], "out_of_play": rest(FULL_SET, p0, p1), "starter": 0}))
+    state = new_hand("pijanowski", board_deal(p0, p1))
     state = play(state, ["1-2@0.0+0.1"])
     assert legal(state) == {"pass"}
     state = play(state, ["pass"])
@@ -164,19 +129,18 @@ def test_a_player_who_cannot_place_passes() -> None:
 
 @pytest.mark.rule("R-PIJ-02", "R-PIJ-11")
 def test_pijanowski_deals_are_checked() -> None:
-    twelve = {"hands": [list(FULL_SET[:12]), list(FULL_SET[12:24])],
-              "out_of_play": list(FULL_SET[24:]), "starter": 0}
-    fourteen = {"hands": [list(FULL_SET[:14]), list(FULL_SET[14:])], "starter": 0}
-    new_hand("pijanowski", Deal.from_json(twelve))
-    new_hand("pijanowski", Deal.from_json(fourteen), {"hand_size": 14})
+    twelve = board_deal(FULL_SET[:12], FULL_SET[12:24])  # 4 tiles out of play
+    fourteen = board_deal(FULL_SET[:14], FULL_SET[14:])
+    new_hand("pijanowski", twelve)
+    new_hand("pijanowski", fourteen, {"hand_size": 14})
     with pytest.raises(DealError, match="R-PIJ-02"):
-        new_hand("pijanowski", Deal.from_json(fourteen))
+        new_hand("pijanowski", fourteen)
     with pytest.raises(DealError, match="R-PIJ-02"):
-        new_hand("pijanowski", Deal.from_json(twelve), {"hand_size": 14})
+        new_hand("pijanowski", twelve, {"hand_size": 14})
     # The double set: each player holds one full set of 28; one set each is not enough.
-    double = {"hands": [list(FULL_SET), list(FULL_SET)], "starter": 0}
-    new_hand("pijanowski", Deal.from_json(double), {"double_set": True})
+    double = board_deal(FULL_SET, FULL_SET)
+    new_hand("pijanowski", double, {"double_set": True})
     with pytest.raises(DealError):
-        new_hand("pijanowski", Deal.from_json(twelve), {"double_set": True})
+        new_hand("pijanowski", twelve, {"double_set": True})
     with pytest.raises(DealError):
-        new_hand("pijanowski", Deal.from_json(double))
+        new_hand("pijanowski", double)

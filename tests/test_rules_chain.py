@@ -5,8 +5,6 @@ Every legal set asserted here is worked out by hand from the rulings; the commen
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-
 import pytest
 from dominokit.reference import (
     Deal,
@@ -17,35 +15,7 @@ from dominokit.reference import (
     new_hand,
 )
 
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-NO_DOUBLES = tuple(t for t in FULL_SET if t[0] != t[2])
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    """The tiles of ``universe`` not in any of ``taken``, in set order."""
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
-
-
-def legal(state: HandState) -> set[str]:
-    """The legal actions as notation strings."""
-    return {str(a) for a in legal_actions(state)}
-
-
-def play(state: HandState, actions: Sequence[str]) -> HandState:
-    """Apply each action after checking that the engine lists it as legal."""
-    for action in actions:
-        assert state.result is None, f"the hand ended before {action}"
-        assert action in legal(state), (action, sorted(legal(state)))
-        state, _ = apply_action(state, action)
-    return state
-
-
-def chain_deal(p0: Sequence[str], p1: Sequence[str], stock_front: Sequence[str] = (),
-               starter: int = 0) -> Deal:
-    """A 28-tile chain deal; the stock starts with ``stock_front``, then the rest in set order."""
-    stock = [*stock_front, *rest(FULL_SET, p0, p1, stock_front)]
-    return Deal.from_json({"hands": [list(p0), list(p1)], "stock": stock, "starter": starter})
+from tests.positions import FULL_SET, NO_DOUBLES, chain_deal, legal, play, rest, widow_deal
 
 
 def turn(state: HandState) -> tuple[int | None, int, int]:
@@ -210,7 +180,7 @@ def test_progressive_pass_only_with_empty_stock_and_no_placement() -> None:
           "1-6", "2-2"]
     p1 = rest(FULL_SET, p0)
     assert len(p0) == len(p1) == 14
-    state = new_hand("progressive", Deal.from_json({"hands": [p0, p1], "starter": 0}))
+    state = new_hand("progressive", chain_deal(p0, p1))
     state = play(state, ["0-0"])
     assert legal(state) == {"pass"}
     state = play(state, ["pass"])
@@ -232,8 +202,7 @@ def test_progressive_pass_only_with_empty_stock_and_no_placement() -> None:
 def test_progressive_hand_sizes_come_from_the_schedule(sizes: tuple[int, int],
                                                        ok: bool) -> None:
     a, b = sizes
-    deal = Deal.from_json({"hands": [list(FULL_SET[:a]), list(FULL_SET[a:a + b])],
-                           "stock": list(FULL_SET[a + b:]), "starter": 0})
+    deal = chain_deal(FULL_SET[:a], FULL_SET[a:a + b])
     if ok:
         assert new_hand("progressive", deal).result is None
     else:
@@ -258,8 +227,7 @@ def test_szczerbak_player_facing_the_higher_widow_half_starts(
         widow: list[int], starter: int, end: int) -> None:
     tile = f"{min(widow)}-{max(widow)}"
     others = rest(NO_DOUBLES, [tile])
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [others[:10], others[10:]], "widow": widow, "starter": None}))
+    state = new_hand("szczerbak", widow_deal(others[:10], widow, others[10:]))
     assert state.to_move == starter
     assert state.starter == starter
     # The widow lies dead half first; only its higher half is open, so every play is "@R".
@@ -270,8 +238,7 @@ def test_szczerbak_player_facing_the_higher_widow_half_starts(
 
 @pytest.mark.rule("R-SZC-06", "R-ALL-07", "R-SZC-04")
 def test_szczerbak_pass_only_when_stuck() -> None:
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [SZC_P0, SZC_P1], "widow": [3, 2], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(SZC_P0, (3, 2), SZC_P1))
     # Player 0 can place on 3: no pass.
     assert legal(state) == {"0-3@R3", "3-6@R3"}
     state = play(state, ["3-6@R3", "5-6@R6"])
@@ -303,8 +270,7 @@ def test_szczerbak_no_deal_is_blocked_at_the_start(widow: list[int]) -> None:
     others = rest(NO_DOUBLES, [widow_tile])
     for split in (others[:10], others[10:], others[::2]):
         other_hand = rest(others, split)
-        state = new_hand("szczerbak", Deal.from_json(
-            {"hands": [split, other_hand], "widow": widow, "starter": None}))
+        state = new_hand("szczerbak", widow_deal(split, widow, other_hand))
         assert state.result is None
         in_hands = [t for t in fitting if t != widow_tile]
         assert len(in_hands) >= 3
@@ -347,8 +313,7 @@ def perft(state: HandState, depth: int) -> int:
 
 @pytest.mark.rule("R-ALL-11", "R-SZC-04", "R-SZC-05")
 def test_perft_of_the_szczerbak_seed_position() -> None:
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [SZC_P0, SZC_P1], "widow": [3, 2], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(SZC_P0, (3, 2), SZC_P1))
     # Depth 1: [0|3], [3|6] on the 3. Depth 2: after [0|3] the end is blank and player 1's ten
     # tiles give 20 actions; after [3|6] the end is 6 and player 1 has [1|6], [5|6]: 22.
     assert [perft(state, d) for d in (0, 1, 2)] == [1, 2, 22]

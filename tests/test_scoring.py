@@ -6,43 +6,23 @@ checked to be in the engine's legal list. The comments give the arithmetic.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from dominokit.reference import (
-    Deal,
-    Event,
-    HandState,
-    apply_action,
-    legal_actions,
-    new_hand,
+from dominokit.reference import Event, HandState, legal_actions, new_hand
+
+from tests.positions import (
+    FULL_SET,
+    NO_DOUBLES,
+    board_deal,
+    chain_deal,
+    legal,
+    play,
+    play_events,
+    rest,
+    widow_deal,
 )
-
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-NO_DOUBLES = tuple(t for t in FULL_SET if t[0] != t[2])
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    """The tiles of ``universe`` not in any of ``taken``, in set order."""
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
-
-
-def legal(state: HandState) -> set[str]:
-    """The legal actions as notation strings."""
-    return {str(a) for a in legal_actions(state)}
-
-
-def play(state: HandState, actions: Sequence[str]) -> tuple[HandState, list[Event]]:
-    """Apply each action after checking that the engine lists it as legal; all events."""
-    emitted: list[Event] = []
-    for action in actions:
-        assert state.result is None, f"the hand ended before {action}"
-        assert action in legal(state), (action, sorted(legal(state)))
-        state, events = apply_action(state, action)
-        emitted.extend(events)
-    return state, emitted
 
 
 def result(state: HandState) -> dict[str, Any]:
@@ -56,13 +36,6 @@ def result(state: HandState) -> dict[str, Any]:
 def terms(state: HandState) -> list[tuple[str, int, int, str]]:
     """The result's scoring terms as (term, player, points, rule)."""
     return [(t["term"], t["player"], t["points"], t["rule"]) for t in result(state)["terms"]]
-
-
-def chain_deal(p0: Sequence[str], p1: Sequence[str], stock_front: Sequence[str] = (),
-               starter: int = 0) -> Deal:
-    """A 28-tile chain deal; the stock starts with ``stock_front``, then the rest in set order."""
-    stock = [*stock_front, *rest(FULL_SET, p0, p1, stock_front)]
-    return Deal.from_json({"hands": [list(p0), list(p1)], "stock": stock, "starter": starter})
 
 
 # --- Poldomino: domino, bonuses, catches ------------------------------------------------------
@@ -82,7 +55,7 @@ def test_poldomino_domino_base_score_without_bonus() -> None:
     p0 = ["2-3", "3-4", "4-5", "5-6", "6-6"]
     p1 = ["0-0", "0-1", "0-2", "1-1", "1-2"]
     state = new_hand("poldomino", chain_deal(p0, p1))
-    state, _ = play(state, solo_run("6-6", ["5-6@R6", "4-5@R5", "3-4@R4", "2-3@R3"]))
+    state = play(state, solo_run("6-6", ["5-6@R6", "4-5@R5", "3-4@R4", "2-3@R3"]))
     # Player 1 keeps 0 + 1 + 2 + 2 + 3 = 8 pips; player 0 none: 8 - 0 = 8.
     assert result(state)["winner"] == 0
     assert result(state)["reason"] == "domino"
@@ -96,7 +69,7 @@ def test_poldomino_going_out_with_double_blank_adds_60() -> None:
     p0 = ["0-0", "0-4", "1-2", "2-3", "3-4"]
     p1 = ["1-1", "4-5", "5-5", "5-6", "6-6"]
     state = new_hand("poldomino", chain_deal(p0, p1))
-    state, _ = play(state, solo_run("1-2", ["2-3@R2", "3-4@R3", "0-4@R4", "0-0@R0"]))
+    state = play(state, solo_run("1-2", ["2-3@R2", "3-4@R3", "0-4@R4", "0-0@R0"]))
     # Player 1 keeps 2 + 9 + 10 + 11 + 12 = 44; five tiles, so no catch. 44 + 60 = 104.
     assert result(state)["pips"] == [0, 44]
     assert result(state)["points"] == [104, 0]
@@ -109,7 +82,7 @@ def test_poldomino_going_out_with_double_six_adds_120() -> None:
     p0 = ["1-2", "2-3", "3-4", "4-6", "6-6"]
     p1 = ["0-0", "0-1", "0-5", "1-5", "5-5"]
     state = new_hand("poldomino", chain_deal(p0, p1))
-    state, _ = play(state, solo_run("1-2", ["2-3@R2", "3-4@R3", "4-6@R4", "6-6@R6"]))
+    state = play(state, solo_run("1-2", ["2-3@R2", "3-4@R3", "4-6@R4", "6-6@R6"]))
     # Player 1 keeps 0 + 1 + 5 + 6 + 10 = 22 (five tiles: no catch of the [0|0]). 22 + 120.
     assert result(state)["points"] == [142, 0]
     assert terms(state) == [("opponent_pips", 0, 22, "R-POL-07"),
@@ -136,7 +109,7 @@ def test_poldomino_catch_of_a_lone_double(lone: str, catch_to: str, points: list
                                           catch_term: tuple[str, int, int, str]) -> None:
     state = new_hand("poldomino", chain_deal(ALTERNATE_P0, [*ALTERNATE_P1, lone]),
                      {"catch_penalty_to": catch_to})
-    state, _ = play(state, ALTERNATE)
+    state = play(state, ALTERNATE)
     assert state.to_json()["hands"] == [[], [lone]]
     assert result(state)["winner"] == 0
     assert result(state)["points"] == points
@@ -154,8 +127,8 @@ def test_poldomino_bonus_and_catch_in_one_hand(catch_to: str, points: list[int])
     p0 = ["1-2", "1-5", "3-4", "3-6", "6-6"]
     p1 = ["0-0", "1-3", "1-4", "2-3", "4-5"]
     state = new_hand("poldomino", chain_deal(p0, p1), {"catch_penalty_to": catch_to})
-    state, _ = play(state, ["1-2", "2-3@R2", "3-4@R3", "4-5@R4", "1-5@R5", "1-3@R1",
-                            "3-6@R3", "1-4@L1", "6-6@R6"])
+    state = play(state, ["1-2", "2-3@R2", "3-4@R3", "4-5@R4", "1-5@R5", "1-3@R1",
+                        "3-6@R3", "1-4@L1", "6-6@R6"])
     assert state.to_json()["hands"] == [[], ["0-0"]]
     assert result(state)["points"] == points
     rules_cited = {t[3] for t in terms(state)}
@@ -172,8 +145,8 @@ def test_poldomino_catch_after_a_mutual_pass(catch_to: str, points: list[int]) -
     p0 = ["0-1", "1-5", "2-3", "2-4", "4-5"]
     p1 = ["1-4", "2-5", "3-4", "3-5", "6-6"]
     state = new_hand("poldomino", chain_deal(p0, p1), {"catch_penalty_to": catch_to})
-    state, _ = play(state, ["2-3", "3-4@R3", "4-5@R4", "2-5@L2", "1-5@L5", "1-4@L1", "2-4@L4",
-                            "3-5@R5", "pass", "pass"])
+    state = play(state, ["2-3", "3-4@R3", "4-5@R4", "2-5@L2", "1-5@L5", "1-4@L1", "2-4@L4",
+                        "3-5@R5", "pass", "pass"])
     # Ends 2 and 3; player 0 holds [0|1] (1 pip), player 1 [6|6] (12): fewer pips win.
     assert result(state)["reason"] == "mutual_pass"
     assert result(state)["winner"] == 0
@@ -200,14 +173,14 @@ BLOCK_STOCK_TAIL = ["1-3", "1-4", "1-5", "1-6", "2-3", "2-4", "2-5", "2-6", "3-3
 def test_poldomino_block_found_right_after_the_last_draw() -> None:
     deal = chain_deal(BLOCK_P0, BLOCK_P1, ["1-2", "0-1", *BLOCK_STOCK_TAIL])
     state = new_hand("poldomino", deal)
-    state, _ = play(state, BLOCK_CHAIN)
+    state = play(state, BLOCK_CHAIN)
     assert state.to_json()["table"]["left"] == 0
     assert state.to_json()["table"]["right"] == 0
     # The stock still holds 16 tiles: no block yet. Player 0 draws them all; the block is
     # checked after every draw (R-ALL-10) and holds as soon as the stock is empty.
-    state, _ = play(state, ["draw"] * 15)
+    state = play(state, ["draw"] * 15)
     assert state.result is None
-    state, events = play(state, ["draw"])
+    state, events = play_events(state, ["draw"])
     assert events[-1].type == "end"
     # Player 0: [1|1] + 120 = 122 pips; player 1: [2|2] = 4. Player 1 wins 122 - 4 = 118.
     assert result(state)["reason"] == "block"
@@ -226,7 +199,7 @@ def test_poldomino_tied_block_scores_nothing() -> None:
     to_p1 = rest(BLOCK_STOCK_TAIL, to_p0)
     deal = chain_deal(BLOCK_P0, BLOCK_P1, ["1-2", "0-1", *to_p0, *to_p1])
     state = new_hand("poldomino", deal)
-    state, _ = play(state, [*BLOCK_CHAIN, *["draw"] * 7, "pass", *["draw"] * 9])
+    state = play(state, [*BLOCK_CHAIN, *["draw"] * 7, "pass", *["draw"] * 9])
     # 2 + 61 = 63 against 4 + 59 = 63: nobody wins, nobody scores (R-ALL-06).
     assert result(state)["reason"] == "block"
     assert result(state)["pips"] == [63, 63]
@@ -240,12 +213,12 @@ def test_poldomino_mutual_pass_whatever_was_drawn() -> None:
     p0 = ["0-0", "0-1", "1-2", "3-3", "4-4"]
     p1 = ["2-6", "3-6", "5-5", "5-6", "6-6"]
     state = new_hand("poldomino", chain_deal(p0, p1, ["0-2", "0-3"]))
-    state, events = play(state, ["1-2", "draw", "pass", "draw"])
+    state, events = play_events(state, ["1-2", "draw", "pass", "draw"])
     # Each draw takes the front of the stock (R-ALL-03).
     assert [e.to_json() for e in events if e.type == "draw"] == [
         {"type": "draw", "player": 1, "tile": "0-2"}, {"type": "draw", "player": 0, "tile": "0-3"}]
     assert state.result is None
-    state, _ = play(state, ["pass"])
+    state = play(state, ["pass"])
     # Player 0: 0 + 1 + 6 + 8 + [0|3] 3 = 18; player 1: 8 + 9 + 10 + 11 + 12 + [0|2] 2 = 52.
     assert result(state)["reason"] == "mutual_pass"
     assert result(state)["pips"] == [18, 52]
@@ -275,9 +248,8 @@ def test_szczerbak_block_scores_pip_difference(p0_left: list[str], p1_left: list
                                                winner: int | None, points: list[int]) -> None:
     p0, p1 = [*SZC_PLACED_P0, *p0_left], [*SZC_PLACED_P1, *p1_left]
     assert sorted([*p0, *p1, "1-2"]) == sorted(NO_DOUBLES)
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [p0, p1], "widow": [1, 2], "starter": None}))
-    state, _ = play(state, SZC_CHAIN)
+    state = new_hand("szczerbak", widow_deal(p0, (1, 2), p1))
+    state = play(state, SZC_CHAIN)
     # [1|3] and [1|5] would touch the 1 with an odd half: they do not fit (R-SZC-04).
     assert result(state)["reason"] == "block"
     assert result(state)["winner"] == winner
@@ -314,11 +286,10 @@ SZC_DOMINO_P1 = ["0-1", "0-2", "0-4", "0-5", "0-6", "1-4", "2-5", "2-6", "4-6", 
 @pytest.mark.rule("R-SZC-02", "R-SZC-06", "R-SZC-07")
 def test_szczerbak_domino_scores_the_loser_pips() -> None:
     assert sorted([*SZC_DOMINO_P0, *SZC_DOMINO_P1, "2-3"]) == sorted(NO_DOUBLES)
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [SZC_DOMINO_P0, SZC_DOMINO_P1], "widow": [3, 2], "starter": None}))
-    state, _ = play(state, SZC_DOMINO[:5])
+    state = new_hand("szczerbak", widow_deal(SZC_DOMINO_P0, (3, 2), SZC_DOMINO_P1))
+    state = play(state, SZC_DOMINO[:5])
     assert legal(state) == {"pass"}
-    state, _ = play(state, SZC_DOMINO[5:])
+    state = play(state, SZC_DOMINO[5:])
     # Player 1 keeps [2|6] and [4|6]: 8 + 10 = 18; player 0 none: 18 - 0 = 18.
     assert result(state)["reason"] == "domino"
     assert result(state)["winner"] == 0
@@ -335,17 +306,17 @@ def test_progressive_domino_after_drawing_until_a_tile_fits() -> None:
     p0 = ["1-1", "1-2", "2-2", "2-3", "3-3"]
     p1 = ["4-4", "4-5", "5-5", "5-6", "6-6"]
     state = new_hand("progressive", chain_deal(p0, p1, ["4-6", "0-5", "0-1"]))
-    state, _ = play(state, ["1-1"])
+    state = play(state, ["1-1"])
     # Ends 1 and 1; player 1 has no 1, so the only action is to draw (R-PRO-03).
     assert legal(state) == {"draw"}
-    state, _ = play(state, ["draw"])  # [4|6] does not fit
+    state = play(state, ["draw"])  # [4|6] does not fit
     assert legal(state) == {"draw"}
-    state, _ = play(state, ["draw"])  # [0|5] does not fit
+    state = play(state, ["draw"])  # [0|5] does not fit
     assert legal(state) == {"draw"}
-    state, _ = play(state, ["draw"])  # [0|1] fits either end and must be placed
+    state = play(state, ["draw"])  # [0|1] fits either end and must be placed
     assert legal(state) == {"0-1@L1", "0-1@R1"}
-    state, _ = play(state, ["0-1@R1", "1-2@L1", "0-5@R0", "2-2@L2", "5-5@R5", "2-3@L2",
-                            "4-5@R5", "3-3@L3"])
+    state = play(state, ["0-1@R1", "1-2@L1", "0-5@R0", "2-2@L2", "5-5@R5", "2-3@L2",
+                        "4-5@R5", "3-3@L3"])
     # Player 1 keeps [4|4] 8, [5|6] 11, [6|6] 12, [4|6] 10 = 41; player 0 scores 41.
     assert result(state)["reason"] == "domino"
     assert result(state)["pips"] == [0, 41]
@@ -361,9 +332,9 @@ def test_progressive_block_scores_loser_pips_without_subtracting() -> None:
     p1_left = ["2-6", "3-3", "3-5", "3-6", "4-4", "4-5", "4-6", "5-5", "6-6"]
     p0 = ["0-0", "0-5", "0-6", "1-2", "3-4", *p0_left]
     p1 = ["0-1", "0-2", "0-3", "0-4", "5-6", *p1_left]
-    state = new_hand("progressive", Deal.from_json({"hands": [p0, p1], "starter": 0}))
-    state, _ = play(state, ["0-0", "0-3@R0", "3-4@R3", "0-4@R4", "0-5@R0", "5-6@R5", "0-6@R6",
-                            "0-2@L0", "1-2@L2", "0-1@L1"])
+    state = new_hand("progressive", chain_deal(p0, p1))
+    state = play(state, ["0-0", "0-3@R0", "3-4@R3", "0-4@R4", "0-5@R0", "5-6@R5", "0-6@R6",
+                        "0-2@L0", "1-2@L2", "0-1@L1"])
     # Player 0: 2+4+5+6+7+4+5+6+7 = 46; player 1: 8+6+8+9+8+9+10+10+12 = 80.
     # Player 0 wins and scores 80, not 80 - 46 (R-PRO-04).
     assert result(state)["reason"] == "block"
@@ -383,8 +354,7 @@ def pij_state(options: dict[str, object] | None = None, p0: Sequence[str] = (),
     hand0 = [*p0, *free[:12 - len(p0)]]
     free = free[12 - len(p0):]
     hand1 = [*p1, *free[:12 - len(p1)]]
-    return new_hand("pijanowski", Deal.from_json(
-        {"hands": [hand0, hand1], "out_of_play": free[12 - len(p1):], "starter": 0}), options)
+    return new_hand("pijanowski", board_deal(hand0, hand1, free[12 - len(p1):]), options)
 
 
 @pytest.mark.parametrize(("action", "points"), [
@@ -398,7 +368,7 @@ def pij_state(options: dict[str, object] | None = None, p0: Sequence[str] = (),
 ])
 @pytest.mark.rule("R-PIJ-01", "R-PIJ-03", "R-PIJ-05")
 def test_pijanowski_placement_points(action: str, points: int) -> None:
-    state, events = play(pij_state(p0=["1-5"]), [action])
+    state, events = play_events(pij_state(p0=["1-5"]), [action])
     assert [e.to_json() for e in events] == [
         {"type": "place", "player": 0, "action": action, "points": points, "rule": "R-PIJ-05"}]
     assert state.to_json()["points"] == [points, 0]
@@ -421,9 +391,9 @@ def place_points(events: Sequence[Event]) -> list[int]:
 @pytest.mark.rule("R-PIJ-06")
 def test_pijanowski_lake_of_one_cell_in_the_corner(lake_rule: str) -> None:
     state = pij_state({"lake_rule": lake_rule}, ["1-2"], ["2-3"])
-    state, events = play(state, ["1-2@0.1+1.1"])  # vertical: 3; (0,0) still reaches (1,0)
+    state, events = play_events(state, ["1-2@0.1+1.1"])  # vertical: 3; (0,0) still reaches (1,0)
     assert lakes_of(events) == []
-    state, events = play(state, ["2-3@1.0+2.0"])  # its 2 on (1,0) beside the 2 on (1,1)
+    state, events = play_events(state, ["2-3@1.0+2.0"])  # its 2 on (1,0) beside the 2 on (1,1)
     # (0,0) now has (0,1) and (1,0) filled and the edges: a 1-cell lake, 4 points.
     assert [e.to_json() for e in events] == [
         {"type": "place", "player": 1, "action": "2-3@1.0+2.0", "points": 5, "rule": "R-PIJ-05"},
@@ -435,8 +405,8 @@ def test_pijanowski_lake_of_one_cell_in_the_corner(lake_rule: str) -> None:
 @pytest.mark.rule("R-PIJ-06")
 def test_pijanowski_lake_of_two_cells(lake_rule: str) -> None:
     state = pij_state({"lake_rule": lake_rule}, ["1-2"], ["2-4"])
-    state, _ = play(state, ["1-2@1.0+1.1"])  # field (1,0): 2 x 3 = 6
-    state, events = play(state, ["2-4@1.2+0.2"])  # vertical 6; closes (0,0),(0,1)
+    state = play(state, ["1-2@1.0+1.1"])  # field (1,0): 2 x 3 = 6
+    state, events = play_events(state, ["2-4@1.2+0.2"])  # vertical 6; closes (0,0),(0,1)
     assert place_points(events) == [6]
     assert lakes_of(events) == [([[0, 0], [0, 1]], 8)]
     assert state.to_json()["points"] == [6, 14]
@@ -448,8 +418,9 @@ LAKE_ROW = ["1-2@1.0+1.1", "2-3@1.2+1.3"]  # 2 x 3 = 6 for player 0, 2 x 5 = 10 
 @pytest.mark.parametrize("lake_rule", ["new_region", "newly_enclosed"])
 @pytest.mark.rule("R-PIJ-06")
 def test_pijanowski_lake_of_three_cells(lake_rule: str) -> None:
-    state, _ = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-5"], ["2-3"]), LAKE_ROW)
-    state, events = play(state, ["3-5@0.3+0.4"])  # 3 above the 3 on (1,3); fields (0,1),(0,2)
+    state = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-5"], ["2-3"]), LAKE_ROW)
+    # 3 above the 3 on (1,3); fields (0,1),(0,2)
+    state, events = play_events(state, ["3-5@0.3+0.4"])
     # 8 for the tile, and (0,0),(0,1),(0,2) are closed: 3 x 4 = 12.
     assert place_points(events) == [8]
     assert lakes_of(events) == [([[0, 0], [0, 1], [0, 2]], 12)]
@@ -465,13 +436,13 @@ def test_pijanowski_lake_of_three_cells(lake_rule: str) -> None:
 @pytest.mark.rule("R-PIJ-06")
 def test_pijanowski_lake_of_four_cells_then_a_tile_inside_it(
         lake_rule: str, inner_lakes: list[tuple[list[list[int]], int]]) -> None:
-    state, _ = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-4"], ["2-3", "2-2"]),
-                    LAKE_ROW)
-    state, events = play(state, ["3-4@1.4+0.4"])  # vertical 7; closes (0,0)..(0,3)
+    state = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-4"], ["2-3", "2-2"]),
+                 LAKE_ROW)
+    state, events = play_events(state, ["3-4@1.4+0.4"])  # vertical 7; closes (0,0)..(0,3)
     assert place_points(events) == [7]
     assert lakes_of(events) == [([[0, 0], [0, 1], [0, 2], [0, 3]], 16)]
     # [2|2] inside the lake, on the 2s of (1,1) and (1,2); fields (0,0),(0,1): 4 points.
-    state, events = play(state, ["2-2@0.1+0.2"])
+    state, events = play_events(state, ["2-2@0.1+0.2"])
     assert place_points(events) == [4]
     assert lakes_of(events) == inner_lakes
     assert state.to_json()["points"] == [6 + 7 + 16, 10 + 4 + sum(p for _, p in inner_lakes)]
@@ -480,14 +451,14 @@ def test_pijanowski_lake_of_four_cells_then_a_tile_inside_it(
 @pytest.mark.parametrize("lake_rule", ["new_region", "newly_enclosed"])
 @pytest.mark.rule("R-PIJ-05", "R-PIJ-06")
 def test_pijanowski_two_lakes_from_one_tile(lake_rule: str) -> None:
-    state, _ = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-4", "2-2"], ["2-3", "4-5"]),
-                    LAKE_ROW)
-    state, events = play(state, ["3-4@1.4+1.5", "4-5@1.6+0.6"])
+    state = play(pij_state({"lake_rule": lake_rule}, ["1-2", "3-4", "2-2"], ["2-3", "4-5"]),
+                 LAKE_ROW)
+    state, events = play_events(state, ["3-4@1.4+1.5", "4-5@1.6+0.6"])
     # [3|4] on field (1,2): 14; [4|5] vertical: 9. Row 0 columns 0..5 are one region of 6
     # cells, closed by row 1 below and the 5 on (0,6): not a lake.
     assert place_points(events) == [14, 9]
     assert lakes_of(events) == []
-    state, events = play(state, ["2-2@0.1+0.2"])
+    state, events = play_events(state, ["2-2@0.1+0.2"])
     # It splits the 6 cells into (0,0) and (0,3),(0,4),(0,5): 4 + 12, plus 4 for the tile.
     assert place_points(events) == [4]
     assert lakes_of(events) == [([[0, 0]], 4), ([[0, 3], [0, 4], [0, 5]], 12)]
@@ -528,7 +499,7 @@ def snake_hand(p0_extra: Sequence[str], p1_extra: Sequence[str]) -> HandState:
     state = pij_state(None, p0, p1)
     for player, action, points in SNAKE:
         assert state.to_move == player
-        state, events = play(state, [action])
+        state, events = play_events(state, [action])
         assert place_points(events) == [points]
         assert lakes_of(events) == []
     assert state.to_json()["points"] == SNAKE_POINTS
@@ -539,13 +510,13 @@ def snake_hand(p0_extra: Sequence[str], p1_extra: Sequence[str]) -> HandState:
 def test_pijanowski_domino_with_the_extra_tile() -> None:
     state = snake_hand(["0-0", "1-1"], ["5-5", "6-6"])
     assert state.result is None
-    state, events = play(state, [DOUBLE_BLANK])
+    state, events = play_events(state, [DOUBLE_BLANK])
     assert place_points(events) == [0]
     assert lakes_of(events) == [([[0, 0]], 4), ([[0, 3], [0, 4]], 8)]
     # Player 0 keeps the turn and may place [1|1] (its only placement) or stop.
     assert state.to_move == 0
     assert legal(state) == {DOUBLE_ONE, "stop"}
-    state, events = play(state, [DOUBLE_ONE])
+    state, events = play_events(state, [DOUBLE_ONE])
     assert place_points(events) == [2]
     assert lakes_of(events) == [([[0, 7], [0, 8]], 8), ([[0, 11]], 4)]
     # Player 0: 91 + 12 + 14 = 117, nothing left. Player 1: 83 - (10 + 12) = 61.
@@ -561,11 +532,11 @@ def test_pijanowski_domino_with_the_extra_tile() -> None:
 @pytest.mark.rule("R-PIJ-07", "R-PIJ-08", "R-PIJ-09", "R-ALL-07")
 def test_pijanowski_double_blank_as_last_tile_ends_the_hand() -> None:
     state = snake_hand(["0-0", "1-1"], ["5-5", "6-6"])
-    state, _ = play(state, [DOUBLE_ONE])  # 2 + 12 = 14; not [0|0]: the turn ends
+    state = play(state, [DOUBLE_ONE])  # 2 + 12 = 14; not [0|0]: the turn ends
     assert state.to_move == 1
     # Player 1 holds [5|5], [6|6]: no placement exists, so pass is the only action.
     assert legal(state) == {"pass"}
-    state, events = play(state, ["pass", DOUBLE_BLANK])
+    state, events = play_events(state, ["pass", DOUBLE_BLANK])
     # [0|0] was player 0's last tile: the hand ends at once, no extra tile, no stop.
     assert events[-1].type == "end"
     assert legal_actions(state) == []
@@ -595,7 +566,7 @@ def test_pijanowski_block_scored_by_hand_score(p0_extra: list[str], p1_extra: li
 @pytest.mark.rule("R-PIJ-07", "R-PIJ-13", "R-PIJ-09")
 def test_pijanowski_block_right_after_the_double_blank() -> None:
     state = snake_hand(["0-0", "2-2"], ["5-5", "6-6"])  # [1|1] is out of play
-    state, events = play(state, [DOUBLE_BLANK])
+    state, events = play_events(state, [DOUBLE_BLANK])
     # Nobody can place now: the hand ends at once as a block, without a stop (R-PIJ-13).
     assert lakes_of(events) == [([[0, 0]], 4), ([[0, 3], [0, 4]], 8)]
     assert result(state)["reason"] == "block"
@@ -607,15 +578,15 @@ def test_pijanowski_block_right_after_the_double_blank() -> None:
 @pytest.mark.rule("R-PIJ-07", "R-PIJ-08", "R-PIJ-09", "R-ALL-13")
 def test_pijanowski_stop_is_the_only_action_when_the_extra_tile_cannot_go() -> None:
     state = snake_hand(["0-0", "2-2"], ["1-1", "5-5"])
-    state, _ = play(state, [DOUBLE_BLANK])
+    state = play(state, [DOUBLE_BLANK])
     # Player 0 holds only [2|2], which fits nowhere, but player 1's [1|1] still fits: no block.
     assert state.result is None
     assert legal(state) == {"stop"}
-    state, events = play(state, ["stop"])
+    state, events = play_events(state, ["stop"])
     assert [e.to_json() for e in events] == [{"type": "stop", "player": 0}]
     assert state.to_move == 1
     assert legal(state) == {DOUBLE_ONE}
-    state, _ = play(state, [DOUBLE_ONE])
+    state = play(state, [DOUBLE_ONE])
     # Now nobody can place. Player 0: 91 + 12 - 4 = 99; player 1: 83 + 14 - 10 = 87.
     assert result(state)["reason"] == "block"
     assert result(state)["points"] == [99, 87]
@@ -628,10 +599,9 @@ def test_pijanowski_stop_is_the_only_action_when_the_extra_tile_cannot_go() -> N
 def test_pijanowski_hand_size_14_deals_the_whole_set() -> None:
     p0 = list(FULL_SET[:14])
     p1 = list(FULL_SET[14:])
-    state = new_hand("pijanowski", Deal.from_json({"hands": [p0, p1], "starter": 0}),
-                     {"hand_size": 14})
+    state = new_hand("pijanowski", board_deal(p0, p1), {"hand_size": 14})
     assert state.to_json()["out_of_play"] == []
-    state, events = play(state, ["2-2@0.0+0.1", "2-3@0.2+0.3"])
+    state, events = play_events(state, ["2-2@0.0+0.1", "2-3@0.2+0.3"])
     # [2|2] on field (0,0): 8; [2|3] on field (0,1), its 2 beside the 2 on (0,1): 10.
     assert place_points(events) == [8, 10]
     assert state.to_json()["points"] == [8, 10]
@@ -639,15 +609,14 @@ def test_pijanowski_hand_size_14_deals_the_whole_set() -> None:
 
 @pytest.mark.rule("R-PIJ-11", "R-PIJ-01", "R-PIJ-05", "R-PIJ-06")
 def test_pijanowski_double_set_board_is_12_by_12() -> None:
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [list(FULL_SET), list(FULL_SET)], "starter": 0}), {"double_set": True})
+    state = new_hand("pijanowski", board_deal(FULL_SET, FULL_SET), {"double_set": True})
     table = state.to_json()["table"]
     assert (table["rows"], table["cols"]) == (12, 12)
     # Bottom-right corner: [1|2] vertical on (10,10),(11,10): 3; then [1|3] with its 1 on
     # (10,11) beside the 1 on (10,10): vertical 4, and it closes (11,11): a 1-cell lake, 4.
-    state, events = play(state, ["1-2@10.10+11.10"])
+    state, events = play_events(state, ["1-2@10.10+11.10"])
     assert place_points(events) == [3]
-    state, events = play(state, ["1-3@10.11+9.11"])
+    state, events = play_events(state, ["1-3@10.11+9.11"])
     assert place_points(events) == [4]
     assert lakes_of(events) == [([[11, 11]], 4)]
     # Both players hold a full set of their own: player 1 also still holds a [1|2].
@@ -662,7 +631,6 @@ def test_pijanowski_double_set_board_is_12_by_12() -> None:
 ])
 @pytest.mark.rule("R-PIJ-11", "R-PIJ-01", "R-PIJ-05")
 def test_pijanowski_double_set_placement_points(action: str, points: int) -> None:
-    state = new_hand("pijanowski", Deal.from_json(
-        {"hands": [list(FULL_SET), list(FULL_SET)], "starter": 0}), {"double_set": True})
-    state, events = play(state, [action])
+    state = new_hand("pijanowski", board_deal(FULL_SET, FULL_SET), {"double_set": True})
+    state, events = play_events(state, [action])
     assert place_points(events) == [points]

@@ -7,44 +7,23 @@ the comments next to it; none was read back from the engine.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
 
 import pytest
 import yaml
-from dominokit.reference import (
-    Deal,
-    Event,
-    HandState,
-    apply_action,
-    legal_actions,
-    new_hand,
+from dominokit.reference import Deal, HandState, new_hand
+
+from tests.positions import (
+    NO_DOUBLES,
+    board_deal,
+    chain_deal,
+    legal,
+    play,
+    play_events,
+    rest,
+    widow_deal,
 )
-
-FULL_SET = tuple(f"{a}-{b}" for a in range(7) for b in range(a, 7))
-NO_DOUBLES = tuple(t for t in FULL_SET if t[0] != t[2])
-
-
-def rest(universe: Iterable[str], *taken: Iterable[str]) -> list[str]:
-    """The tiles of ``universe`` not in any of ``taken``, in set order."""
-    used = {t for group in taken for t in group}
-    return [t for t in universe if t not in used]
-
-
-def legal(state: HandState) -> set[str]:
-    """The legal actions as notation strings."""
-    return {str(a) for a in legal_actions(state)}
-
-
-def play(state: HandState, actions: Sequence[str]) -> tuple[HandState, list[list[Event]]]:
-    """Apply each action after checking that the engine lists it as legal."""
-    emitted = []
-    for action in actions:
-        assert action in legal(state), (action, sorted(legal(state)))
-        state, events = apply_action(state, action)
-        emitted.append(events)
-    return state, emitted
 
 
 def chain(state: HandState) -> tuple[list[list[int]], int | None, int | None]:
@@ -61,21 +40,19 @@ P1_CHAIN = ["1-5", "0-0", "0-6", "4-6", "2-6"]
 
 @pytest.mark.rule("R-POL-02", "R-POL-04", "R-ALL-08", "R-ALL-09", "R-ALL-13", "R-ALL-03")
 def test_poldomino_seed_chain_5_1_1_3_3_2() -> None:
-    deal = Deal.from_json({"hands": [P0_CHAIN, P1_CHAIN],
-                           "stock": rest(FULL_SET, P0_CHAIN, P1_CHAIN), "starter": 0})
-    state = new_hand("poldomino", deal)
+    state = new_hand("poldomino", chain_deal(P0_CHAIN, P1_CHAIN))
     # Opening [1|3]: low half 1 is the left end, 3 the right end (R-ALL-09).
-    state, events = play(state, ["1-3"])
+    state, events = play_events(state, ["1-3"])
     assert chain(state) == ([[1, 3]], 1, 3)
     # A chain placement scores nothing by itself: the event has no points.
-    assert [e.to_json() for e in events[0]] == [{"type": "place", "player": 0, "action": "1-3"}]
+    assert [e.to_json() for e in events] == [{"type": "place", "player": 0, "action": "1-3"}]
     assert state.to_move == 1  # one tile a turn, then the other player (R-ALL-08, R-ALL-13)
     # [5|1] on the left end: its 1 touches the 1, its 5 becomes the left end.
-    state, _ = play(state, ["1-5@L1"])
+    state = play(state, ["1-5@L1"])
     assert chain(state) == ([[5, 1], [1, 3]], 5, 3)
     assert state.to_move == 0
     # [3|2] on the right end: its 3 touches the 3, its 2 becomes the right end.
-    state, _ = play(state, ["2-3@R3"])
+    state = play(state, ["2-3@R3"])
     assert chain(state) == ([[5, 1], [1, 3], [3, 2]], 5, 2)
     assert state.to_move == 1
     assert state.result is None
@@ -85,19 +62,17 @@ def test_poldomino_seed_chain_5_1_1_3_3_2() -> None:
 
 @pytest.mark.rule("R-PRO-02", "R-PRO-03", "R-PRO-07", "R-ALL-07", "R-ALL-08", "R-ALL-09")
 def test_progressive_seed_chain_5_1_1_3_3_2() -> None:
-    deal = Deal.from_json({"hands": [P0_CHAIN, P1_CHAIN],
-                           "stock": rest(FULL_SET, P0_CHAIN, P1_CHAIN), "starter": 0})
-    state = new_hand("progressive", deal)
+    state = new_hand("progressive", chain_deal(P0_CHAIN, P1_CHAIN))
     # The opening is any tile of the starter's hand: five tiles, five actions.
     assert legal(state) == set(P0_CHAIN)
-    state, _ = play(state, ["1-3"])
+    state = play(state, ["1-3"])
     # Ends 1 and 3; player 1 holds [1|5] (fits L1) and nothing with a 3, so placing it is
     # compulsory: no draw, no pass (R-ALL-07, R-PRO-03).
     assert legal(state) == {"1-5@L1"}
-    state, _ = play(state, ["1-5@L1"])
+    state = play(state, ["1-5@L1"])
     # Ends 5 and 3; player 0 holds [2|3] (R3), [5|5] (L5), [1|3] is gone.
     assert legal(state) == {"2-3@R3", "5-5@L5"}
-    state, _ = play(state, ["2-3@R3"])
+    state = play(state, ["2-3@R3"])
     assert chain(state) == ([[5, 1], [1, 3], [3, 2]], 5, 2)
     assert state.to_move == 1
 
@@ -114,24 +89,23 @@ def test_szczerbak_seed_chain_with_widow_2_3() -> None:
     assert sorted([*SZC_P0, *SZC_P1, "2-3"]) == sorted(NO_DOUBLES)
     # Widow [3, 2]: its 3 faces player 0; 3 is the higher half, so player 0 starts and the
     # chain grows from the 3 only; the 2 is dead (R-SZC-02).
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [SZC_P0, SZC_P1], "widow": [3, 2], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(SZC_P0, (3, 2), SZC_P1))
     assert state.to_move == 0
     assert chain(state) == ([[2, 3]], None, 3)
     # On end 3 (odd) a tile fits with a 3 and a blank or even other half: [0|3], [3|6]; [1|3]
     # has an odd other half (R-SZC-04). One end only, so every play is "@R" (R-SZC-03).
     assert legal(state) == {"0-3@R3", "3-6@R3"}
-    state, _ = play(state, ["3-6@R3"])
+    state = play(state, ["3-6@R3"])
     assert chain(state) == ([[2, 3], [3, 6]], None, 6)
     # "[2|3][3|6][6|1]": on end 6 (even) the other half must be odd or blank; player 1 holds
     # [1|6] and [5|6] ([2|6], [4|6] are even-even).
     assert legal(state) == {"1-6@R6", "5-6@R6"}
-    state, _ = play(state, ["1-6@R6"])
+    state = play(state, ["1-6@R6"])
     assert chain(state) == ([[2, 3], [3, 6], [6, 1]], None, 1)
     # "[6|1][1|0]": a blank counts as both parities, so [0|1] fits on 1, as do [1|2], [1|4];
     # [1|3] does not (odd-odd).
     assert legal(state) == {"0-1@R1", "1-2@R1", "1-4@R1"}
-    state, _ = play(state, ["0-1@R1"])
+    state = play(state, ["0-1@R1"])
     assert chain(state) == ([[2, 3], [3, 6], [6, 1], [1, 0]], None, 0)
     # "[1|0][2|4]": anything fits on a blank, either half touching (R-SZC-05): player 1's nine
     # tiles give 18 actions.
@@ -139,7 +113,7 @@ def test_szczerbak_seed_chain_with_widow_2_3() -> None:
     expected = {f"{t}@R{t[0]}" for t in left_in_hand} | {f"{t}@R{t[2]}" for t in left_in_hand}
     assert len(expected) == 18
     assert legal(state) == expected
-    state, _ = play(state, ["2-4@R2"])
+    state = play(state, ["2-4@R2"])
     assert chain(state) == ([[2, 3], [3, 6], [6, 1], [1, 0], [2, 4]], None, 4)
     assert state.to_move == 0
 
@@ -168,8 +142,7 @@ def test_szczerbak_hard_tiles_never_fit_a_non_blank_end(end: int) -> None:
     p1 = rest(NO_DOUBLES, HARD_P0, [widow])
     assert len(p1) == 10
     # Widow [end, 0]: the higher half `end` faces player 0, who starts on end `end`.
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [HARD_P0, p1], "widow": [end, 0], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(HARD_P0, (end, 0), p1))
     assert state.to_move == 0
     assert chain(state)[2] == end
     actions = legal(state)
@@ -186,11 +159,10 @@ def test_szczerbak_hard_tiles_fit_a_blank_end_either_way() -> None:
     assert sorted([*p0, *p1, "1-2"]) == sorted(NO_DOUBLES)
     # Widow [1, 2]: the higher half 2 faces player 1, who starts on end 2 and can only play
     # [0|2] (no other 2 in hand; [1|2] is the widow).
-    state = new_hand("szczerbak", Deal.from_json(
-        {"hands": [p0, p1], "widow": [1, 2], "starter": None}))
+    state = new_hand("szczerbak", widow_deal(p0, (1, 2), p1))
     assert state.to_move == 1
     assert legal(state) == {"0-2@R2"}
-    state, _ = play(state, ["0-2@R2"])
+    state = play(state, ["0-2@R2"])
     assert chain(state)[2] == 0
     # On the blank every tile fits with either half touching: 10 tiles, 20 actions.
     expected = {f"{t}@R{t[0]}" for t in p0} | {f"{t}@R{t[2]}" for t in p0}
@@ -246,17 +218,16 @@ OWN_RECONSTRUCTION: list[tuple[int, str, int, list[list[list[int]]]]] = [
 
 def _replay_opening(moves: list[tuple[int, str, int, list[list[list[int]]]]],
                     lake_rule: str) -> list[int]:
-    deal = Deal.from_json({"hands": [PIJ_P0, PIJ_P1], "out_of_play": PIJ_OUT, "starter": 0})
-    state = new_hand("pijanowski", deal, {"lake_rule": lake_rule})
+    state = new_hand("pijanowski", board_deal(PIJ_P0, PIJ_P1, PIJ_OUT), {"lake_rule": lake_rule})
     turn_points: list[int] = []
     previous_mover = None
     for player, action, points, lakes in moves:
         assert state.to_move == player
-        state, events = play(state, [action])
-        place = [e.to_json() for e in events[0] if e.type == "place"]
+        state, events = play_events(state, [action])
+        place = [e.to_json() for e in events if e.type == "place"]
         assert [(e["player"], e["action"], e["points"]) for e in place] == [
             (player, action, points)]
-        lake_events = [e.to_json() for e in events[0] if e.type == "lake"]
+        lake_events = [e.to_json() for e in events if e.type == "lake"]
         assert sorted(e["cells"] for e in lake_events) == lakes
         assert all(e["points"] == 4 * len(e["cells"]) for e in lake_events)
         gained = points + sum(e["points"] for e in lake_events)
@@ -288,9 +259,8 @@ def test_pijanowski_published_opening_independent_board(lake_rule: str) -> None:
 
 @pytest.mark.rule("R-PIJ-07", "R-ALL-08", "R-ALL-13")
 def test_pijanowski_published_opening_double_blank_keeps_the_turn() -> None:
-    deal = Deal.from_json({"hands": [PIJ_P0, PIJ_P1], "out_of_play": PIJ_OUT, "starter": 0})
-    state = new_hand("pijanowski", deal)
-    state, _ = play(state, [m[1] for m in SPEC_RECONSTRUCTION[:8]])
+    state = new_hand("pijanowski", board_deal(PIJ_P0, PIJ_P1, PIJ_OUT))
+    state = play(state, [m[1] for m in SPEC_RECONSTRUCTION[:8]])
     # After [0|0] player 1 is still to move, may stop, and may not draw or pass.
     assert state.to_move == 1
     assert state.to_json()["turn"] == {"draws": 0, "extra": True}
@@ -298,7 +268,7 @@ def test_pijanowski_published_opening_double_blank_keeps_the_turn() -> None:
     assert "stop" in actions
     assert "0-3@2.6+2.7" in actions
     assert not {"draw", "pass"} & actions
-    state, _ = play(state, ["0-3@2.6+2.7"])
+    state = play(state, ["0-3@2.6+2.7"])
     # The extra placement ends the turn.
     assert state.to_move == 0
     assert state.to_json()["turn"] == {"draws": 0, "extra": False}
@@ -321,8 +291,8 @@ def test_pijanowski_published_opening_trace_gives_the_published_points() -> None
     state = new_hand("pijanowski", Deal.from_json(trace["deal"]), trace.get("options") or {})
     turns: list[tuple[int, int]] = []
     for step in trace["steps"]:
-        state, events = play(state, [step["action"]])
-        gained = sum(e.points or 0 for e in events[0] if e.type in ("place", "lake"))
+        state, events = play_events(state, [step["action"]])
+        gained = sum(e.points or 0 for e in events if e.type in ("place", "lake"))
         if turns and turns[-1][0] == step["player"]:
             turns[-1] = (step["player"], turns[-1][1] + gained)
         else:

@@ -60,6 +60,23 @@ def only(problems: list[SpecProblem], path: str) -> SpecProblem:
     return found[0]
 
 
+def planted_problem(tmp_path: Path, old: str, new: str, json_path: str, at: str,
+                    alone: bool = False) -> SpecProblem:
+    """The one problem reported for ``json_path`` once ``new`` is planted for ``old``.
+
+    Most planted mistakes come down to one problem at one token, so this checks that it sits at
+    the first ``at`` of the planted text (with ``alone``, that nothing else is reported) and
+    leaves the message to the test.
+    """
+    path, text = plant(tmp_path, old, new)
+    problems = check_variant_file(path)
+    problem = only(problems, json_path)
+    assert (problem.line, problem.col) == position(text, at)
+    if alone:
+        assert len(problems) == 1, "\n".join(map(str, problems))
+    return problem
+
+
 # ---------------------------------------------------------------- clean files
 
 
@@ -161,19 +178,15 @@ def test_wrong_enum_value(tmp_path: Path) -> None:
 
 
 def test_missing_required_key_is_reported_at_the_mapping(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "  starter: alternate\n", "")
-    problems = check_variant_file(path)
-    problem = only(problems, "$.setup")
-    assert (problem.line, problem.col) == position(text, "hand_size: {option")
+    problem = planted_problem(tmp_path, "  starter: alternate\n", "", "$.setup",
+                              "hand_size: {option", alone=True)
     assert problem.message == "missing required key 'starter'"
-    assert len(problems) == 1
 
 
 def test_missing_ruling_on_a_ruling_entry(tmp_path: Path) -> None:
-    path, text = plant(
-        tmp_path, "    ruling: {decision: Two consecutive passing turns end the hand.}\n", "")
-    problem = only(check_variant_file(path), "$.rules[2]")
-    assert (problem.line, problem.col) == position(text, "id: R-MIN-03")
+    problem = planted_problem(
+        tmp_path, "    ruling: {decision: Two consecutive passing turns end the hand.}\n", "",
+        "$.rules[2]", "id: R-MIN-03")
     assert problem.message == "missing required key 'ruling'"
 
 
@@ -187,13 +200,10 @@ def test_yaml_syntax_error_points_at_the_problem(tmp_path: Path) -> None:
 
 
 def test_dangling_rule_reference(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "draw: {policy: free, rule: R-MIN-02}",
-                       "draw: {policy: free, rule: R-MIN-09}")
-    problems = check_variant_file(path)
-    problem = only(problems, "$.turn.draw.rule")
-    assert (problem.line, problem.col) == position(text, "R-MIN-09")
+    problem = planted_problem(tmp_path, "draw: {policy: free, rule: R-MIN-02}",
+                              "draw: {policy: free, rule: R-MIN-09}", "$.turn.draw.rule",
+                              "R-MIN-09", alone=True)
     assert "'R-MIN-09' is not defined" in problem.message
-    assert len(problems) == 1
 
 
 def test_undeclared_option_reference(tmp_path: Path) -> None:
@@ -228,34 +238,29 @@ def test_id_must_match_the_file_name(tmp_path: Path) -> None:
 
 
 def test_default_must_be_an_allowed_value(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "default: 5", "default: 6")
-    problem = only(check_variant_file(path), "$.options.hand_size.default")
-    assert (problem.line, problem.col) == position(text, "6\n    rule: R-MIN-01")
+    problem = planted_problem(tmp_path, "default: 5", "default: 6",
+                              "$.options.hand_size.default", "6\n    rule: R-MIN-01")
     assert "6 is not one of the option's values (5, 7)" in problem.message
 
 
 def test_override_path_must_exist(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "true: {match.target: 150}", "true: {match.targett: 150}")
-    problem = only(check_variant_file(path), "$.options.long_match.overrides.true['match.targett']")
-    assert (problem.line, problem.col) == position(text, "match.targett")
+    problem = planted_problem(tmp_path, "true: {match.target: 150}", "true: {match.targett: 150}",
+                              "$.options.long_match.overrides.true['match.targett']",
+                              "match.targett")
     assert "override path 'match.targett' does not exist" in problem.message
 
 
 def test_override_for_a_value_the_option_does_not_have(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "true: {match.target: 150}", "maybe: {match.target: 150}")
-    problem = only(check_variant_file(path), "$.options.long_match.overrides.maybe")
-    assert (problem.line, problem.col) == position(text, "maybe:")
+    problem = planted_problem(tmp_path, "true: {match.target: 150}", "maybe: {match.target: 150}",
+                              "$.options.long_match.overrides.maybe", "maybe:")
     assert "not one of the option's values (false, true)" in problem.message
 
 
 def test_each_option_value_must_resolve_to_a_valid_variant(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "true: {match.target: 150}", "true: {match.target: -1}")
-    problems = check_variant_file(path)
     # The bad value only appears once long_match=true is chosen: reported at that value.
-    problem = only(problems, "$.options.long_match.values[1]")
-    assert (problem.line, problem.col) == position(text, "true]")
+    problem = planted_problem(tmp_path, "true: {match.target: 150}", "true: {match.target: -1}",
+                              "$.options.long_match.values[1]", "true]", alone=True)
     assert problem.message.startswith("with long_match=true: $.match.target: -1 is less than")
-    assert len(problems) == 1
 
 
 def test_rule_ids_are_unique_in_a_file(tmp_path: Path) -> None:
@@ -278,24 +283,21 @@ def test_rule_ids_are_unique_across_the_spec(tmp_path: Path) -> None:
 
 
 def test_rule_id_pattern(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "  - id: R-MIN-04\n", "  - id: R-MIN-4\n")
-    problem = only(check_variant_file(path), "$.rules[3].id")
-    assert (problem.line, problem.col) == position(text, "R-MIN-4\n")
+    problem = planted_problem(tmp_path, "  - id: R-MIN-04\n", "  - id: R-MIN-4\n",
+                              "$.rules[3].id", "R-MIN-4\n")
     assert "'R-MIN-4' is not in the expected form" in problem.message
 
 
 def test_a_key_that_belongs_to_another_kind(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, "parity: {policy: none}",
-                       "parity: {policy: none, blank_rule: R-MIN-02}")
-    problem = only(check_variant_file(path), "$.turn.parity.blank_rule")
-    assert (problem.line, problem.col) == position(text, "blank_rule")
+    problem = planted_problem(tmp_path, "parity: {policy: none}",
+                              "parity: {policy: none, blank_rule: R-MIN-02}",
+                              "$.turn.parity.blank_rule", "blank_rule")
     assert problem.message == "unknown key 'blank_rule' (allowed here: policy, rule)"
 
 
 def test_bad_tile_key(tmp_path: Path) -> None:
-    path, text = plant(tmp_path, 'tiles: {"0-0": 30', 'tiles: {"6-0": 30')
-    problem = only(check_variant_file(path), "$.scoring.terms[2].tiles['6-0']")
-    assert (problem.line, problem.col) == position(text, '"6-0"')
+    problem = planted_problem(tmp_path, 'tiles: {"0-0": 30', 'tiles: {"6-0": 30',
+                              "$.scoring.terms[2].tiles['6-0']", '"6-0"')
     assert "low half first" in problem.message
 
 
