@@ -335,3 +335,20 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     run_suite(reference(), cases=cases, progress=True, report_dir=tmp_path, out=plain)
     assert "\r[" in tty.getvalue()
     assert "\r" not in plain.getvalue()
+
+
+def test_a_match_scenario_the_search_missed_is_a_kit_error_not_a_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A case that never reached its scenario checked nothing, so it must not pass."""
+    from dominokit.conformance.cases import Params
+    from dominokit.conformance.cases import match as match_cases
+
+    missed = match_cases.Scenario("exact-target", 0, (), reached=False)
+    monkeypatch.setattr(match_cases, "build", lambda *args: missed)
+    case = next(c for c in match_cases.cases("szczerbak", Params())
+                if c.id == "match/szczerbak/exact-target")
+    outcome = case.body(reference(), None)  # type: ignore[arg-type]
+    assert outcome.status == "errored"
+    assert outcome.failure_kind == "kit"
+    assert "did not reach exact-target" in outcome.message
