@@ -124,7 +124,11 @@ def _dispatch(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 1 failures found, 2 usage)."""
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "trace" and args.trace_command == "record" and args.seed is not None \
+            and args.actions:
+        parser.error("trace record: --actions goes with --deal; --seed plays its own actions")
     try:
         return _dispatch(args)
     except DominokitError as error:

@@ -50,3 +50,10 @@ def test_bad_input_is_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert needle in err
     assert "Traceback" not in err
+
+
+def test_trace_record_refuses_actions_it_would_ignore(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["trace", "record", "--variant", "szczerbak", "--seed", "1", "--actions", "9-9"])
+    assert exit_info.value.code == 2
+    assert "--actions goes with --deal" in capsys.readouterr().err
