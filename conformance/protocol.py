@@ -51,6 +51,84 @@ ERROR_CODES: Final = (
 
 JsonObject = dict[str, Any]
 
+MAX_REQUEST_LINE_BYTES: Final = 1024 * 1024
+"""The longest request line an engine must read (1 MiB, newline included). The kit's largest
+request, a double-set deal, is under 2 KB; a longer line is refused with ``bad_request``."""
+
+MAX_REPLY_LINE_BYTES: Final = 64 * 1024 * 1024
+"""The longest reply line the kit reads (64 MiB); a longer one is a malformed reply."""
+
+MAX_NESTING_DEPTH: Final = 32
+"""The deepest nesting of arrays and objects in a message (the top-level object is depth 1).
+The deepest message of protocol v1 is a board state, at depth 6; a deeper line is refused
+before it is parsed, so no reader of the protocol needs unbounded recursion."""
+
+
+class MessageError(ValueError):
+    """A line that is not one acceptable protocol message; the text says why, for people."""
+
+
+def parse_message(line: str | bytes, max_bytes: int) -> JsonObject:
+    """One protocol line as a JSON object, refusing what no message of the protocol needs.
+
+    Refused, each with a ``MessageError`` that says which: a line over ``max_bytes``, bytes
+    that are not UTF-8, nesting deeper than ``MAX_NESTING_DEPTH`` (checked before parsing, so a
+    hostile line cannot exhaust the parser's recursion), text that is not JSON, a value that is
+    not an object, and an object with a repeated key anywhere (JSON leaves duplicates undefined;
+    two readers could act on different values). NaN and infinities are not JSON and are refused.
+    """
+    size = len(line.encode("utf-8")) if isinstance(line, str) else len(line)
+    if size > max_bytes:
+        raise MessageError(f"line is {size} bytes, over the limit of {max_bytes}")
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise MessageError(f"line is not UTF-8 ({error})") from None
+    depth = nesting_depth(line)
+    if depth > MAX_NESTING_DEPTH:
+        raise MessageError(f"line nests arrays and objects {depth} deep, over the limit of "
+                           f"{MAX_NESTING_DEPTH}")
+    try:
+        value = json.loads(line, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
+    except MessageError:
+        raise
+    except ValueError as error:
+        raise MessageError(f"line is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise MessageError(f"line is JSON but not an object: {_shorten(line)}")
+    return value
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of ``[`` and ``{`` in JSON text, skipping strings; linear, no
+    recursion, and exact for valid JSON (for invalid text it is only an estimate)."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+_STRINGS: Final = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS: Final = re.compile(r"[\[\]{}]")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> JsonObject:
+    out: JsonObject = {}
+    for key, value in pairs:
+        if key in out:
+            raise MessageError(f"duplicate key {key!r} in an object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise MessageError(f"{name} is not JSON")
+
 
 @dataclass(frozen=True)
 class Command:
