@@ -48,6 +48,10 @@ class ReferenceEngine:
     ``new_hand`` and ``new_match`` each abandon whatever was in progress. During a match,
     ``apply`` plays the match's current hand, and the action that ends it folds the result
     into the match at once, so ``match_state`` right after shows the new totals.
+
+    Each verb checks its request in the contract's order (spec/protocol.md, "The order of the
+    checks"): the deal's form, the variant, the options, the state, the deal's rules, then the
+    action; a refusal changes nothing.
     """
 
     def __init__(self) -> None:
@@ -76,9 +80,9 @@ class ReferenceEngine:
         self, variant: str, options: Mapping[str, Any], deal: Mapping[str, Any]
     ) -> JsonObject:
         """Start a standalone hand from ``deal``; returns its state."""
+        parsed = _parse_deal(deal)
         _check_variant(variant)
         _check_options(variant, options)
-        parsed = _parse_deal(deal)
         with _refusals():
             hand = new_hand(variant, parsed, dict(options))
         self._match = None
@@ -118,6 +122,7 @@ class ReferenceEngine:
     def next_hand(self, deal: Mapping[str, Any]) -> JsonObject:
         """Start the match's next hand from ``deal``; the match decides the starter, so the
         deal's starter must be null (R-ALL-04), checked after every other rule of the deal."""
+        parsed = _parse_deal(deal)
         match = self._match
         if match is None:
             raise EngineRejected("no_match", "no match in progress (send new_match first)")
@@ -126,7 +131,6 @@ class ReferenceEngine:
             raise EngineRejected("bad_request", "the match is over; it has no next hand")
         if self._hand is not None and not self._hand.over:
             raise EngineRejected("bad_request", "the match's current hand has not ended")
-        parsed = _parse_deal(deal)
         with _refusals():
             validate_deal(match.rules, replace(parsed, starter=plan.starter), plan.hand_sizes,
                           plan.label)
