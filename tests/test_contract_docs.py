@@ -27,14 +27,14 @@ NOT_APPLICABLE = "—"
 
 def _table(heading: str) -> list[list[str]]:
     """The body rows of the first table under ``heading`` (a ``## `` or ``### `` title), cells
-    stripped of surrounding backticks."""
+    stripped of spaces and backticks."""
     at = PROSE.index(f" {heading}\n")
     rows: list[list[str]] = []
     for line in PROSE[at:].splitlines()[1:]:
         if line.startswith("#"):
             break
         if line.startswith("|") and not line.startswith("|---"):
-            rows.append([cell.strip().strip("`") for cell in line.strip("|").split("|")])
+            rows.append([cell.strip().replace("`", "") for cell in line.strip("|").split("|")])
         elif rows and not line.startswith("|"):
             break
     assert rows, f"no table under {heading!r}"
@@ -264,3 +264,137 @@ def test_a_request_error_gets_the_documented_code_and_rule(variant: str, name: s
         assert got[1] == NOT_APPLICABLE
         return
     assert got == documented
+
+
+# --- the rule an illegal action cites ------------------------------------------------------------
+
+MECHANIC_RULES: dict[str, Callable[[Any], str | None]] = {
+    "the table (components.table)": lambda r: r.table.rule,
+    "the opening (turn.opening)": lambda r: r.opening.rule,
+    "matching (turn.matching)": lambda r: r.matching.rule,
+    "adjacency (turn.matching.adjacency_rule)": lambda r: r.matching.extra_rule,
+    "parity (turn.parity)": lambda r: r.parity.rule if r.parity.policy != "none" else None,
+    "draw (turn.draw)": lambda r: r.draw.rule,
+    "pass (turn.pass)": lambda r: r.pass_.rule,
+    "extra tile (turn.extra_tile)": lambda r: r.extra_tile.rule if r.extra_tile else None,
+}
+
+
+def test_the_mechanic_rule_table_is_the_variant_files() -> None:
+    rows = _table("Which rule an illegal action cites")
+    assert {row[0] for row in rows} == set(MECHANIC_RULES)
+    for label, *cells in rows:
+        for variant, cell in zip(VARIANTS, cells, strict=True):
+            want = MECHANIC_RULES[label](load_rules(variant))
+            assert cell == (want or NOT_APPLICABLE), (label, variant)
+
+
+def _opening(variant: str) -> Any:
+    from dominokit.reference import Deal, new_hand
+
+    return new_hand(variant, Deal.from_json(_good(variant)))
+
+
+def _cites(state: Any, action: str) -> str | None:
+    from dominokit.reference import Action
+    from dominokit.reference.engine import check_action
+
+    problem = check_action(state, Action.parse(action))
+    return None if problem is None else problem[0]
+
+
+@pytest.mark.parametrize("variant", ["poldomino", "progressive"])
+def test_precedence_in_a_chain_game(variant: str) -> None:
+    from dominokit.reference import apply_action, legal_actions
+
+    rules = load_rules(variant)
+    state = _opening(variant)
+    mover = state.to_move
+    held = state.hands[mover][0]
+    assert _cites(state, "draw") == rules.opening.rule
+    assert _cites(state, "pass") == rules.opening.rule
+    assert _cites(state, "stop") == rules.structural.turn_order
+    assert _cites(state, f"{held}@0.0+0.1") == rules.table.rule  # a board placement
+    assert _cites(state, f"{held}@L{held.low}") == rules.opening.rule
+    state, _ = apply_action(state, str(legal_actions(state)[0]))
+    other = state.hands[1 - state.to_move][0]
+    left = state.table.end_pip("L")
+    if left not in (other.low, other.high):  # not held, and does not match either
+        assert _cites(state, f"{other}@L{other.low}") == rules.structural.own_tiles
+    assert _cites(state, str(other)) == rules.opening.rule  # an opening after the opening
+
+
+def test_precedence_on_a_board_and_after_the_end() -> None:
+    from dominokit.reference import apply_action, legal_actions
+
+    rules = load_rules("pijanowski")
+    state = _opening("pijanowski")
+    mine = state.hands[state.to_move][0]
+    theirs = state.hands[1 - state.to_move][0]
+    assert _cites(state, "stop") == rules.extra_tile.rule  # type: ignore[union-attr]
+    assert _cites(state, str(mine)) == rules.table.rule  # a bare tile on a board
+    assert _cites(state, f"{theirs}@0.0+0.1") == rules.structural.own_tiles
+    assert _cites(state, f"{mine}@0.0+0.2") == rules.matching.extra_rule
+    while state.result is None:
+        state, _ = apply_action(state, legal_actions(state)[-1])
+    assert _cites(state, str(mine)) == rules.structural.hand_over
+    assert _cites(state, "draw") == rules.structural.hand_over
+    assert state.to_move is None
+    assert (state.turn.draws, state.turn.extra) == (0, False)
+
+
+# --- the states, exactly -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_an_ended_hand_resets_the_turn_and_keeps_passes(variant: str) -> None:
+    rng = random.Random(11)
+    for _ in range(3):
+        engine = ReferenceEngine()
+        engine.new_hand(variant, {}, _good_seeded(variant, rng))
+        passes = 0
+        while engine.state()["result"] is None:
+            action = rng.choice(engine.legal())
+            engine.apply(action)
+            passes = passes + 1 if action == "pass" else 0 if "-" in action else passes
+        state = engine.state()
+        assert state["to_move"] is None
+        assert state["turn"] == {"draws": 0, "extra": False}
+        assert state["passes"] == passes
+        assert engine.legal() == []
+
+
+def _good_seeded(variant: str, rng: random.Random, sizes: Any = None) -> Deal:
+    rules = load_rules(variant)
+    if sizes is None and rules.setup.hand_size is None:
+        sizes = (5, 5)
+    return random_deal(rules, rng, hand_sizes=sizes).to_json()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_match_totals_reset_between_sets_and_rounds_and_stay_at_the_end(variant: str) -> None:
+    rng = random.Random(2)
+    engine = ReferenceEngine()
+    match = engine.new_match(variant, {}, 0)
+    kind = load_rules(variant).match.kind
+    while not match["finished"]:
+        plan = match["next"]
+        deal = {**_good_seeded(variant, rng, tuple(plan["hand_sizes"])), "starter": None}
+        state = engine.next_hand(deal)
+        while state["result"] is None:
+            engine.apply(rng.choice(engine.legal()))
+            state = engine.state()
+        before, match = match, engine.match_state()
+        assert match["hands_played"] == before["hands_played"] + 1
+        added = [a + b for a, b in zip(before["totals"], state["result"]["points"], strict=True)]
+        stage_ended = (kind == "sets" and match["sets_won"] != before["sets_won"]) or (
+            kind == "rounds" and len(match["rounds"]) != len(before["rounds"]))
+        if stage_ended and not match["finished"]:
+            assert match["totals"] == [0, 0]
+        else:
+            assert match["totals"] == added
+        if kind == "rounds" and stage_ended:
+            names = [r["name"] for r in match["rounds"]]
+            spec_names = [r.name for r in load_rules(variant).match.rounds]
+            assert names == [*spec_names, *(f"tiebreak {n}" for n in
+                                            range(1, len(names) - len(spec_names) + 1))][
+                :len(names)]
