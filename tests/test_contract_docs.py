@@ -398,3 +398,32 @@ def test_match_totals_reset_between_sets_and_rounds_and_stay_at_the_end(variant:
             assert names == [*spec_names, *(f"tiebreak {n}" for n in
                                             range(1, len(names) - len(spec_names) + 1))][
                 :len(names)]
+
+
+# --- the engine author's pages ---------------------------------------------------------------
+
+ENGINE_PAGES = ("docs/engines/quickstart.md", "docs/engines/report.md")
+
+
+@pytest.mark.parametrize("page", ENGINE_PAGES)
+def test_engine_pages_link_to_real_files_of_the_repository(page: str) -> None:
+    """Read in a checkout, every relative link resolves; the site build points the links to
+    spec files at their published pages (docs/gen_pages.py), and ``mkdocs build --strict``
+    checks those."""
+    source = REPO / page
+    links = re.findall(r"\]\(([^)\s]+)\)", source.read_text(encoding="utf-8"))
+    relative = [link.split("#")[0] for link in links if "://" not in link
+                and not link.startswith("#")]
+    assert relative
+    missing = [link for link in relative if not (source.parent / link).is_file()]
+    assert not missing, missing
+
+
+def test_the_report_page_lists_every_failure_kind() -> None:
+    from typing import get_args
+
+    from dominokit.conformance.errors import FailureKind
+
+    text = (REPO / "docs/engines/report.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z]+)` \|", text, re.MULTILINE))
+    assert {*get_args(FailureKind), "kit"} <= listed
