@@ -1,7 +1,10 @@
 """Serve an engine object over protocol v1 (JSON lines on stdin/stdout): ``dominokit engine``.
 
 The server owns the framing and never lets bad input crash it: a line that is not a request
-gets an error reply (seq null when the seq cannot be read) and the loop goes on. The engine
+gets an error reply (seq null when the seq cannot be read) and the loop goes on. Lines are read
+bounded and parsed by ``protocol.parse_message``, so an over-long, over-deep or duplicate-key
+line costs no more than the limits allow; size limits on a deal and the options are applied
+before the schema, and every error message is capped, so no reply grows with its request. The engine
 object owns the game; it answers through its verbs (see ``protocol.COMMANDS``) and refuses
 with ``EngineRejected``. Anything else it raises becomes an ``internal`` error reply, with the
 traceback on stderr, because stdout must carry replies only.
