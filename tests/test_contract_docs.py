@@ -427,3 +427,20 @@ def test_the_report_page_lists_every_failure_kind() -> None:
     text = (REPO / "docs/engines/report.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `([a-z]+)` \|", text, re.MULTILINE))
     assert {*get_args(FailureKind), "kit"} <= listed
+
+
+def test_precedence_of_draw_pass_and_the_extra_tile() -> None:
+    from dataclasses import replace
+
+    from dominokit.reference.state import Turn
+
+    pij = load_rules("pijanowski")
+    state = _opening("pijanowski")
+    assert _cites(state, "draw") == pij.draw.rule  # no drawing at all, before the opening
+    assert _cites(state, "pass") == pij.opening.rule
+    extra = replace(state, turn=Turn(0, True))
+    assert _cites(extra, "draw") == pij.extra_tile.rule  # type: ignore[union-attr]
+    assert _cites(extra, "pass") == pij.extra_tile.rule  # type: ignore[union-attr]
+    assert _cites(extra, "stop") is None
+    szc = load_rules("szczerbak")
+    assert _cites(_opening("szczerbak"), "draw") == szc.draw.rule

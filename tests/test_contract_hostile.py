@@ -288,3 +288,61 @@ def test_fuzz_hostile_lines_never_crash_and_keep_the_hand(kinds: list[str], valu
             assert reply["error"]["code"] != "internal", (lines[i][:200], reply)
             assert after["result"]["state"] == expected, lines[i][:200]
         expected = after["result"]["state"]
+
+
+# --- the order of the checks (spec/protocol.md) --------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        # 6 before 7: no seq, unknown command
+        (['{"seq": -1, "cmd": "fly"}'], (None, "bad_request", None)),
+        # 7 before 9: unknown command with unknown fields
+        (['{"seq": 1, "cmd": "fly", "wings": 2}'], (1, "unsupported", None)),
+        # 8 before 9: an over-long stock in a request that also lacks a field
+        ([json.dumps({"seq": 1, "cmd": "new_hand", "variant": "poldomino",
+                      "deal": {**POLDOMINO_DEAL, "stock": ["0-0"] * 57}})],
+         (1, "bad_request", None)),
+        # 9 before 11: a mistyped field and an unknown variant
+        ([json.dumps({"seq": 1, "cmd": "new_match", "variant": "dominoes", "options": {},
+                      "first_starter": 2})], (1, "bad_request", None)),
+        # 11 before 12: an unknown variant and an unknown option
+        ([_request(1, "new_match", variant="dominoes", options={"x": 1}, first_starter=0)],
+         (1, "unsupported", None)),
+        # 12 before 14: a bad option value and a deal that breaks the tile set
+        ([_request(1, "new_hand", variant="poldomino", options={"catch_penalty_to": 1},
+                   deal={**POLDOMINO_DEAL, "stock": []})], (1, "unsupported", None)),
+        # 13 before 14: next_hand with no match, and a deal that breaks the tile set
+        ([_request(1, "next_hand", deal={**POLDOMINO_DEAL, "stock": [], "starter": 1})],
+         (1, "no_match", None)),
+        # 13 before 15: apply with no hand, of text that is not notation
+        ([_request(1, "apply", action="6-1")], (1, "no_hand", None)),
+        # 14: the tile set before the starter
+        ([_request(1, "new_hand", variant="poldomino", options={},
+                   deal={**POLDOMINO_DEAL, "stock": [], "starter": None})],
+         (1, "bad_request", "R-ALL-01")),
+    ],
+)
+def test_a_request_wrong_twice_gets_the_first_error_of_the_order(
+        lines: list[str], expected: tuple[Any, str, str | None]) -> None:
+    assert _refusal(_serve(lines)[-1]) == expected
+
+
+def test_sizes_are_checked_before_the_rest_of_the_schema() -> None:
+    line = json.dumps({"seq": 1, "cmd": "new_hand", "variant": "poldomino",
+                       "deal": {**POLDOMINO_DEAL, "stock": ["0-0"] * 57}})
+    message = _serve([line])[0]["error"]["message"]
+    assert message == "$.deal.stock: has 57 items, more than the limit of 56"
+
+
+def test_after_the_end_notation_comes_before_the_hand_over_rule() -> None:
+    engine = ReferenceEngine()
+    engine.new_hand("poldomino", {}, POLDOMINO_DEAL)
+    while engine.state()["result"] is None:
+        engine.apply(engine.legal()[0])
+    with pytest.raises(EngineRejected) as caught:
+        engine.apply("6-1")
+    assert (caught.value.code, caught.value.rule) == ("bad_request", None)
+    with pytest.raises(EngineRejected) as caught:
+        engine.apply("1-6")
+    assert (caught.value.code, caught.value.rule) == ("illegal_action", "R-ALL-14")
