@@ -16,7 +16,7 @@ from typing import Any
 from dominokit.reference.errors import DealError
 from dominokit.reference.rules import Rules
 from dominokit.reference.schemas import schema
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import MAX_NOTATION_PIP, Tile
 
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
 
@@ -53,7 +53,8 @@ class Deal:
         if self.widow is not None:
             widow = tuple(self.widow)
             if len(widow) != 2 or not all(
-                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in widow
+                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_NOTATION_PIP
+                for n in widow
             ):
                 raise DealError(f"widow must be [x, y] pips, got {self.widow!r}")
             object.__setattr__(self, "widow", (widow[0], widow[1]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import time
 from typing import Any
 
@@ -193,8 +194,6 @@ def _match_engine() -> tuple[ReferenceEngine, dict[str, Any]]:
     engine = ReferenceEngine()
     engine.new_match("poldomino", {}, 1)
     rules = load_rules("poldomino")
-    import random
-
     deal = random_deal(rules, random.Random(7), hand_sizes=(5, 5), starter=1).to_json()
     return engine, deal
 
@@ -346,3 +345,13 @@ def test_after_the_end_notation_comes_before_the_hand_over_rule() -> None:
     with pytest.raises(EngineRejected) as caught:
         engine.apply("1-6")
     assert (caught.value.code, caught.value.rule) == ("illegal_action", "R-ALL-14")
+
+
+def test_a_widow_pip_outside_the_notation_is_a_form_error_in_process_as_on_the_wire() -> None:
+    deal = random_deal(load_rules("szczerbak"), random.Random(1)).to_json()
+    bad = {**deal, "widow": [7, deal["widow"][1]]}
+    with pytest.raises(EngineRejected) as caught:
+        ReferenceEngine().new_hand("szczerbak", {}, bad)
+    assert (caught.value.code, caught.value.rule) == ("bad_request", None)
+    reply = _serve([_request(1, "new_hand", variant="szczerbak", options={}, deal=bad)])[0]
+    assert _refusal(reply) == (1, "bad_request", None)
