@@ -444,3 +444,14 @@ def test_precedence_of_draw_pass_and_the_extra_tile() -> None:
     assert _cites(extra, "stop") is None
     szc = load_rules("szczerbak")
     assert _cites(_opening("szczerbak"), "draw") == szc.draw.rule
+
+
+def test_a_double_set_deal_that_is_not_one_set_each_cites_r_pij_11() -> None:
+    options = {"double_set": True}
+    deal = random_deal(load_rules("pijanowski", options), random.Random(1)).to_json()
+    mine, theirs = deal["hands"]
+    swapped = {**deal, "hands": [sorted([*mine[1:], theirs[1]]),
+                                 sorted([mine[0], theirs[0], *theirs[2:]])]}
+    for bad in (_hand_size(deal), swapped):
+        got = _answer(lambda bad=bad: ReferenceEngine().new_hand("pijanowski", options, bad))
+        assert got == ("bad_request", "R-PIJ-11")
