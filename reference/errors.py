@@ -53,6 +53,8 @@ class DealError(DominokitError, ValueError):
 
     def __init__(self, message: str, rule: str | None = None) -> None:
         self.rule = rule
+        self.reason = message
+        """The message without the rule (for replies that carry the rule in a field)."""
         super().__init__(f"{message} ({rule})" if rule else message)
 
 

@@ -8,6 +8,7 @@ resident memory is measured by a small wrapper process (so no other test's child
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -133,3 +134,181 @@ def test_hostile_expectations_are_a_usage_error_before_any_engine(
     assert elapsed < TIME_LIMIT_S and peak < MEMORY_LIMIT_MB, (elapsed, peak)
     assert "Traceback" not in err and "did not start" not in out + err
     assert str(hostile[which]) in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------- deals of traces
+
+HAND = TRACES / "szczerbak" / "passes-and-domino.yaml"
+MATCH = TRACES / "szczerbak" / "match-to-100.yaml"
+P0_HAND = "    - [0-1, 0-3, 1-6, 2-3, 2-4, 2-5, 3-6, 4-5, 4-6, 5-6]\n"
+P1_HAND = "    - [0-2, 0-4, 0-5, 0-6, 1-2, 1-3, 1-5, 2-6, 3-4, 3-5]\n"
+
+
+def position(text: str, token: str, occurrence: int = 1) -> tuple[int, int]:
+    """1-based (line, column) of the start of the n-th ``token`` in ``text``."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(token, index + 1)
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def planted_trace(folder: Path, source: Path, stem: str, old: str, new: str) -> tuple[Path, str]:
+    """A copy of a bundled trace renamed to ``stem`` with ``old`` (found once) replaced."""
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    text = text.replace(old, new).replace(f"/{source.stem}\n", f"/{stem}\n", 1)
+    path = folder / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def validate(*paths: Path) -> tuple[int, list[str], str]:
+    """(exit status, problem lines, stderr) of ``dominokit trace validate PATHS`` as a user
+    runs it."""
+    done = subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", "trace",
+                           "validate", *map(str, paths)], capture_output=True, text=True,
+                          timeout=120)
+    lines = done.stdout.splitlines()
+    return done.returncode, lines[:-1], done.stderr
+
+
+# R-SZC-01: the set without doubles (21 tiles), 10 to each player, one left as the widow; the
+# widow decides the starter (R-SZC-02), so a deal names none. Each planted deal below breaks
+# that, and each problem is one line at the tile or field that breaks it, citing R-SZC-01.
+DEAL_CASES = {
+    # 0-3 replaced by a second 0-1 in player 0's hand: 0-1 twice, 0-3 dealt to no one
+    "duplicate-tile": (P0_HAND, P0_HAND.replace("0-3", "0-1"), [
+        ("deal:", "$.deal", "tiles of the set dealt to no one: 0-3"),
+        ("0-1, 1-6", "$.deal.hands[0][1]", "tile 0-1 is dealt more than once (also at "
+                                            "$.deal.hands[0][0]); the tile set holds 1 copy"),
+    ]),
+    # 0-2 moved from player 1 to player 0: 11 and 9 tiles
+    "wrong-count": (P0_HAND + P1_HAND, P0_HAND.replace("[0-1", "[0-1, 0-2")
+                    + P1_HAND.replace("[0-2, ", "["), [
+        ("[0-1, 0-2", "$.deal.hands[0]", "player 0's hand holds 11 tiles; the variant deals "
+                                         "10 each"),
+        ("[0-4", "$.deal.hands[1]", "player 1's hand holds 9 tiles; the variant deals 10 each"),
+    ]),
+    # player 1's 0-2 replaced by player 0's 0-1: in both hands, 0-2 dealt to no one
+    "tile-in-both-hands": (P1_HAND, P1_HAND.replace("0-2", "0-1"), [
+        ("deal:", "$.deal", "tiles of the set dealt to no one: 0-2"),
+        ("0-1, 0-4", "$.deal.hands[1][0]", "tile 0-1 is in both hands (also at "
+                                            "$.deal.hands[0][0]); the tile set holds 1 copy"),
+    ]),
+    "starter-given": ("  starter: null\n", "  starter: 1\n", [
+        ("1\n  widow", "$.deal.starter", "the widow decides the starter; deal.starter must "
+                                        "be null, got 1"),
+    ]),
+}
+
+
+@pytest.mark.rule("R-SZC-01")
+@pytest.mark.parametrize("case", sorted(DEAL_CASES))
+def test_a_trace_deal_the_variant_cannot_deal_is_one_located_line_per_problem(
+        tmp_path: Path, case: str) -> None:
+    old, new, expected = DEAL_CASES[case]
+    path, text = planted_trace(tmp_path, HAND, case, old, new)
+    status, lines, err = validate(path)
+    assert (status, err) == (ExitStatus.FAILED, "")
+    wanted = []
+    for token, json_path, message in expected:
+        line, col = position(text, token)
+        wanted.append(f"{path}:{line}:{col}: {json_path}: {message} (R-SZC-01)")
+    assert lines == wanted
+
+
+@pytest.mark.rule("R-SZC-01")
+def test_every_trace_file_is_checked_after_a_bad_deal(tmp_path: Path) -> None:
+    bad, text = planted_trace(tmp_path, HAND, "bad", P0_HAND, P0_HAND.replace("0-3", "0-1"))
+    # in a match the widow decides every hand's starter too: the second hand names one
+    second = text_of_match_hand(1)
+    match, match_text = planted_trace(tmp_path, MATCH, "match", second,
+                                      second.replace("starter: null", "starter: 0"))
+    status, lines, err = validate(bad, HAND, match)
+    assert status == ExitStatus.FAILED and "Traceback" not in err
+    assert len([line for line in lines if line.startswith(f"{bad}:")]) == 2
+    line, col = position(match_text, "0\n      widow")
+    assert lines[2:] == [f"{match}:{line}:{col}: $.hands[1].deal.starter: the widow decides "
+                         f"the starter; deal.starter must be null, got 0 (R-SZC-01)"]
+    summary = validate(HAND)[1]
+    assert summary == [] and all(line.count("(R-SZC-01)") == 1 for line in lines)
+
+
+def text_of_match_hand(index: int) -> str:
+    """The deal block of hand ``index`` of the bundled Szczerbak match, from ``deal:`` to its
+    widow line."""
+    text = MATCH.read_text(encoding="utf-8")
+    start = position(text, "    deal:\n", index + 1)[0]
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[start - 1:start + 6])
+
+
+def test_a_missing_trace_file_is_a_usage_error(tmp_path: Path) -> None:
+    status, lines, err = validate(HAND, tmp_path / "nothere.yaml")
+    assert status == ExitStatus.USAGE_ERROR and lines == []
+    assert err == f"dominokit trace validate: {tmp_path / 'nothere.yaml'}: no such file or " \
+                  f"directory\n"
+
+
+# ---------------------------------------------------------------------------- trace record
+
+
+def record(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dominokit trace record --variant szczerbak ARGS`` as a user runs it."""
+    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", "trace", "record",
+                           "--variant", "szczerbak", *args], capture_output=True, text=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seed", "3", "--out", "{tmp}/missing/dir/x.yaml"],
+     "--out {tmp}/missing/dir/x.yaml: the folder {tmp}/missing/dir does not exist"),
+    (["--seed", "3", "--out", "{tmp}"],
+     "--out {tmp}: is a directory; give a file name such as {tmp}/hand.yaml"),
+    (["--deal", "{tmp}/deep.json"],
+     "{tmp}/deep.json: not a deal: file nests arrays and objects 1000 deep, over the limit "
+     "of 32"),
+    (["--deal", "{tmp}/huge.json"],
+     "{tmp}/huge.json: the file is 2097152 bytes, over the limit of 1048576 bytes (1 MiB); "
+     "refusing to read it"),
+    (["--deal", "{tmp}/twice.json"],
+     "the deal is refused: bad_request: the deal's tiles are not the variant's tile set; "
+     "extra: 0-1; missing: 0-3 (R-SZC-01)"),
+])
+def test_record_errors_are_one_line_and_a_usage_status(tmp_path: Path, args: list[str],
+                                                       message: str) -> None:
+    (tmp_path / "deep.json").write_text("[" * 1000 + "]" * 1000, encoding="utf-8")
+    (tmp_path / "huge.json").write_text(" " * 2 * 1024 * 1024, encoding="utf-8")
+    deal = _deal_of(HAND)
+    deal["hands"][0][1] = "0-1"
+    (tmp_path / "twice.json").write_text(json.dumps(deal), encoding="utf-8")
+    done = record(*(arg.format(tmp=tmp_path) for arg in args))
+    assert (done.returncode, done.stdout) == (ExitStatus.USAGE_ERROR, "")
+    assert done.stderr == f"dominokit trace record: {message.format(tmp=tmp_path)}\n"
+
+
+def _deal_of(path: Path) -> dict[str, object]:
+    deal: dict[str, object] = load_yaml_with_marks(path).data["deal"]
+    return deal
+
+
+def test_record_replaces_its_output_whole_or_not_at_all(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominokit.conformance.traces import commands
+
+    out = tmp_path / "hand.yaml"
+    out.write_text("old\n", encoding="utf-8")
+    assert record("--deal", str(tmp_path / "nothere.json"), "--out", str(out)).returncode == 4
+    assert out.read_text(encoding="utf-8") == "old\n"
+
+    def refuse(source: str, target: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(commands.os, "replace", refuse)
+    with pytest.raises(OSError):
+        commands.write_atomically(out, "new\n" * 1000)
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.yaml"]
+    monkeypatch.undo()
+    assert record("--seed", "3", "--out", str(out)).returncode == ExitStatus.OK
+    assert validate(out)[0] == ExitStatus.OK

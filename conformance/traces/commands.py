@@ -7,12 +7,16 @@ returns a count of failures (that would wrap at 256).
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
+import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.protocol import MAX_REQUEST_LINE_BYTES, MessageError, parse_message
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
     JsonObject,
@@ -28,6 +32,7 @@ from dominokit.conformance.traces.record import (
 )
 from dominokit.conformance.traces.replay import EngineLike, replay
 from dominokit.reference.errors import DominokitError, OptionError, SpecError
+from dominokit.reference.yamldoc import read_limited
 
 
 def _expand(paths: Iterable[str]) -> Iterator[Path]:
@@ -39,9 +44,15 @@ def _expand(paths: Iterable[str]) -> Iterator[Path]:
             yield path
 
 
+def _usage_error(command: str, message: str) -> int:
+    """Print a usage error as one line on stderr; the status says nothing was judged."""
+    print(f"dominokit trace {command}: {message}", file=sys.stderr)
+    return ExitStatus.USAGE_ERROR
+
+
 def validate_file(path: Path | Traversable | str, engine: EngineLike | None = None
                   ) -> list[str]:
-    """Every problem with one trace file (schema, then replay), as printable lines."""
+    """Every problem with one trace file (schema, deals, then replay), as printable lines."""
     try:
         trace = load_trace(path)
     except SpecError as error:
@@ -50,17 +61,32 @@ def validate_file(path: Path | Traversable | str, engine: EngineLike | None = No
 
 
 def run_trace_validate(paths: Sequence[str]) -> int:
-    """``dominokit trace validate FILE...``: schema-check and replay; 1 if any fails."""
+    """``dominokit trace validate FILE...``: schema-check and replay every file.
+
+    0 when every trace is clean, 1 when any has a problem (each printed as one located line,
+    and the files after it still checked), 3 when checking one hit a bug in the kit, 4 when a
+    path named on the command line does not exist (nothing is checked then).
+    """
+    missing = [name for name in paths if not Path(name).exists()]
+    if missing:
+        return _usage_error("validate", "; ".join(f"{name}: no such file or directory"
+                                                  for name in missing))
     files = list(_expand(paths))
-    failed = 0
+    failed = broken = 0
     for path in files:
-        problems = validate_file(path)
+        try:
+            problems = validate_file(path)
+        except Exception as error:  # noqa: BLE001 - one file's bug must not hide the others
+            broken += 1
+            problems = [f"{path}: internal error while checking this trace: {error!r}"]
         if problems:
             failed += 1
             for line in problems:
                 print(line)
     print(f"{len(files)} trace(s): {len(files) - failed} ok, {failed} failed")
-    return 1 if failed or not files else 0
+    if broken:
+        return ExitStatus.INTERNAL_ERROR
+    return ExitStatus.FAILED if failed or not files else ExitStatus.OK
 
 
 def _options_from(pairs: Sequence[str]) -> JsonObject:
@@ -74,39 +100,83 @@ def _options_from(pairs: Sequence[str]) -> JsonObject:
 
 
 def _read_deal(path: Path) -> JsonObject:
+    """A deal file: one JSON object, read under the limits of a protocol request (a deal is
+    sent to engines as one), so a huge or deeply nested file is refused before parsing."""
     try:
-        deal = json.loads(path.read_text(encoding="utf-8"))
+        raw = read_limited(path, MAX_REQUEST_LINE_BYTES)
     except OSError as error:
         raise DominokitError(f"{path}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise DominokitError(f"{path}: not JSON: {error}") from None
-    if not isinstance(deal, dict):
-        raise DominokitError(f"{path}: a deal is a JSON object")
-    return deal
+    try:
+        return parse_message(raw, MAX_REQUEST_LINE_BYTES)
+    except MessageError as error:
+        reason = str(error).replace("line ", "file ", 1)
+        raise DominokitError(f"{path}: not a deal: {reason}") from None
+
+
+def _check_out(out: str) -> str | None:
+    """Why ``--out`` cannot be written, checked before any work (None: it can)."""
+    path = Path(out)
+    if path.is_dir():
+        return f"--out {out}: is a directory; give a file name such as {path / 'hand.yaml'}"
+    if not path.parent.is_dir():
+        return f"--out {out}: the folder {path.parent} does not exist"
+    return None
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
+    so a failed write (disk full, killed) never leaves a half-written file; OSError if not."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                         suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def run_trace_record(args: argparse.Namespace) -> int:
-    """``dominokit trace record``: write a trace from a deal and actions, or a seed."""
+    """``dominokit trace record``: write a trace from a deal and actions, or a seed.
+
+    Bad input (an unwritable ``--out``, an unreadable or refused deal, a refused action, an
+    unknown option) is one line on stderr and status 4; nothing is written then.
+    """
+    if args.out:
+        problem = _check_out(args.out)
+        if problem is not None:
+            return _usage_error("record", problem)
+    try:
+        text = dump_trace(_record(args))
+    except DominokitError as error:
+        return _usage_error("record", str(error))
+    if not args.out:
+        sys.stdout.write(text)
+        return ExitStatus.OK
+    try:
+        write_atomically(Path(args.out), text)
+    except OSError as error:
+        return _usage_error("record", f"cannot write {args.out}: {error.strerror or error}")
+    return ExitStatus.OK
+
+
+def _record(args: argparse.Namespace) -> JsonObject:
     options = _options_from(args.option)
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     trace_id = f"{args.variant}/{file_stem(args.out)}" if args.out else None
-    if args.deal is not None:
-        deal = _read_deal(Path(args.deal))
-        actions = args.actions.split()
-        data = record_hand(args.variant, options, deal, actions,
-                           args.description or "Recorded hand.", rules or ["R-ALL-03"],
-                           trace_id=trace_id)
-        if not rules:
-            data["rules"] = cited_rules(data) or ["R-ALL-03"]
-    else:
-        data = record_random(args.variant, options, args.seed, args.description, rules,
+    if args.deal is None:
+        return record_random(args.variant, options, args.seed, args.description, rules,
                              trace_id=trace_id)
-    text = dump_trace(data)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
+    deal = _read_deal(Path(args.deal))
+    actions = args.actions.split()
+    data = record_hand(args.variant, options, deal, actions,
+                       args.description or "Recorded hand.", rules or ["R-ALL-03"],
+                       trace_id=trace_id)
+    if not rules:
+        data["rules"] = cited_rules(data) or ["R-ALL-03"]
+    return data
 
 
 def run_trace_regenerate(paths: Sequence[str], check: bool) -> int:
