@@ -15,6 +15,7 @@ documents of more than :data:`MAX_YAML_NODES` nodes. No file of the project need
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -24,8 +25,10 @@ from typing import Any
 
 import yaml
 from dominokit.reference.errors import SpecError, SpecProblem
-from dominokit.reference.schemas import validator
+from dominokit.reference.schemas import registry, validator
+from jsonschema import Draft202012Validator, TypeChecker, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 # libyaml composes the same marked nodes about ten times faster; large traces need it.
 _COMPOSER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -341,9 +344,26 @@ class _Builder:
 def schema_problems(document: YamlDocument, schema_name: str) -> list[SpecProblem]:
     """Every schema error in ``document.view`` as a located, readable SpecProblem."""
     found: list[SpecProblem] = []
-    for error in validator(schema_name).iter_errors(document.view):
+    for error in _document_validator(schema_name).iter_errors(document.view):
         found.extend(_translate(document, error))
     return found
+
+
+def _whole_number(checker: TypeChecker, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_StrictValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
+@functools.cache
+def _document_validator(name: str) -> Validator:
+    """The schema's validator with JSON Schema's ``integer`` read strictly: JSON Schema counts
+    ``5.0`` as an integer, but in YAML it is a float (and ``1.0e+23`` a float no deal can
+    use), so a file must write a count as a whole number."""
+    return _StrictValidator(validator(name).schema, registry=registry())
 
 
 def _translate(document: YamlDocument, error: ValidationError) -> Iterator[SpecProblem]:
@@ -394,6 +414,9 @@ def _message(error: ValidationError) -> str:
         case "type":
             wanted = [value] if isinstance(value, str) else list(value)
             words = " or ".join(_TYPE_WORDS.get(w, w) for w in wanted)
+            if "integer" in wanted and isinstance(instance, float):
+                return f"expected {words}, got {instance!r}: write a whole number, no point " \
+                       f"or exponent"
             return f"expected {words}, got {kind_of(instance)}"
         case "enum":
             return f"{show(instance)} is not one of: {', '.join(show(v) for v in value)}"

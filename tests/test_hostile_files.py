@@ -162,14 +162,28 @@ def planted_trace(folder: Path, source: Path, stem: str, old: str, new: str) -> 
     return path, text
 
 
-def validate(*paths: Path) -> tuple[int, list[str], str]:
-    """(exit status, problem lines, stderr) of ``dominokit trace validate PATHS`` as a user
-    runs it."""
-    done = subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", "trace",
-                           "validate", *map(str, paths)], capture_output=True, text=True,
-                          timeout=120)
-    lines = done.stdout.splitlines()
-    return done.returncode, lines[:-1], done.stderr
+def validate(*paths: Path, capsys: pytest.CaptureFixture[str] | None = None
+             ) -> tuple[int, list[str], str]:
+    """(exit status, problem lines, stderr) of ``dominokit trace validate PATHS``: in this
+    process when given ``capsys``, else in a subprocess exactly as a user runs it."""
+    args = ["trace", "validate", *map(str, paths)]
+    status, out, err = dominokit(args, capsys)
+    return status, out.splitlines()[:-1], err
+
+
+def dominokit(args: list[str], capsys: pytest.CaptureFixture[str] | None = None
+              ) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of ``dominokit ARGS``, in process with ``capsys``."""
+    if capsys is None:
+        done = subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", *args],
+                              capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout, done.stderr
+    from dominokit.conformance.cli import main
+
+    capsys.readouterr()
+    status = main(args)
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
 
 
 # R-SZC-01: the set without doubles (21 tiles), 10 to each player, one left as the widow; the
@@ -205,10 +219,10 @@ DEAL_CASES = {
 @pytest.mark.rule("R-SZC-01")
 @pytest.mark.parametrize("case", sorted(DEAL_CASES))
 def test_a_trace_deal_the_variant_cannot_deal_is_one_located_line_per_problem(
-        tmp_path: Path, case: str) -> None:
+        tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]) -> None:
     old, new, expected = DEAL_CASES[case]
     path, text = planted_trace(tmp_path, HAND, case, old, new)
-    status, lines, err = validate(path)
+    status, lines, err = validate(path, capsys=capsys)
     assert (status, err) == (ExitStatus.FAILED, "")
     wanted = []
     for token, json_path, message in expected:
@@ -230,8 +244,7 @@ def test_every_trace_file_is_checked_after_a_bad_deal(tmp_path: Path) -> None:
     line, col = position(match_text, "0\n      widow")
     assert lines[2:] == [f"{match}:{line}:{col}: $.hands[1].deal.starter: the widow decides "
                          f"the starter; deal.starter must be null, got 0 (R-SZC-01)"]
-    summary = validate(HAND)[1]
-    assert summary == [] and all(line.count("(R-SZC-01)") == 1 for line in lines)
+    assert all(line.count("(R-SZC-01)") == 1 for line in lines)
 
 
 def text_of_match_hand(index: int) -> str:
@@ -243,8 +256,9 @@ def text_of_match_hand(index: int) -> str:
     return "".join(lines[start - 1:start + 6])
 
 
-def test_a_missing_trace_file_is_a_usage_error(tmp_path: Path) -> None:
-    status, lines, err = validate(HAND, tmp_path / "nothere.yaml")
+def test_a_missing_trace_file_is_a_usage_error(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines, err = validate(HAND, tmp_path / "nothere.yaml", capsys=capsys)
     assert status == ExitStatus.USAGE_ERROR and lines == []
     assert err == f"dominokit trace validate: {tmp_path / 'nothere.yaml'}: no such file or " \
                   f"directory\n"
@@ -253,11 +267,10 @@ def test_a_missing_trace_file_is_a_usage_error(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------------- trace record
 
 
-def record(*args: str) -> subprocess.CompletedProcess[str]:
-    """``dominokit trace record --variant szczerbak ARGS`` as a user runs it."""
-    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", "trace", "record",
-                           "--variant", "szczerbak", *args], capture_output=True, text=True,
-                          timeout=60)
+def record(*args: str, capsys: pytest.CaptureFixture[str] | None = None
+           ) -> tuple[int, str, str]:
+    """``dominokit trace record --variant szczerbak ARGS`` (see ``dominokit``)."""
+    return dominokit(["trace", "record", "--variant", "szczerbak", *args], capsys)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -275,16 +288,17 @@ def record(*args: str) -> subprocess.CompletedProcess[str]:
      "the deal is refused: bad_request: the deal's tiles are not the variant's tile set; "
      "extra: 0-1; missing: 0-3 (R-SZC-01)"),
 ])
-def test_record_errors_are_one_line_and_a_usage_status(tmp_path: Path, args: list[str],
-                                                       message: str) -> None:
+def test_record_errors_are_one_line_and_a_usage_status(
+        tmp_path: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "deep.json").write_text("[" * 1000 + "]" * 1000, encoding="utf-8")
     (tmp_path / "huge.json").write_text(" " * 2 * 1024 * 1024, encoding="utf-8")
     deal = _deal_of(HAND)
     deal["hands"][0][1] = "0-1"
     (tmp_path / "twice.json").write_text(json.dumps(deal), encoding="utf-8")
-    done = record(*(arg.format(tmp=tmp_path) for arg in args))
-    assert (done.returncode, done.stdout) == (ExitStatus.USAGE_ERROR, "")
-    assert done.stderr == f"dominokit trace record: {message.format(tmp=tmp_path)}\n"
+    status, out, err = record(*(arg.format(tmp=tmp_path) for arg in args), capsys=capsys)
+    assert (status, out) == (ExitStatus.USAGE_ERROR, "")
+    assert err == f"dominokit trace record: {message.format(tmp=tmp_path)}\n"
 
 
 def _deal_of(path: Path) -> dict[str, object]:
@@ -292,13 +306,14 @@ def _deal_of(path: Path) -> dict[str, object]:
     return deal
 
 
-def test_record_replaces_its_output_whole_or_not_at_all(tmp_path: Path,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_record_replaces_its_output_whole_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from dominokit.conformance.traces import commands
 
     out = tmp_path / "hand.yaml"
     out.write_text("old\n", encoding="utf-8")
-    assert record("--deal", str(tmp_path / "nothere.json"), "--out", str(out)).returncode == 4
+    assert record("--deal", str(tmp_path / "nothere.json"), "--out", str(out))[0] == 4
     assert out.read_text(encoding="utf-8") == "old\n"
 
     def refuse(source: str, target: str) -> None:
@@ -310,5 +325,107 @@ def test_record_replaces_its_output_whole_or_not_at_all(tmp_path: Path,
     assert out.read_text(encoding="utf-8") == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.yaml"]
     monkeypatch.undo()
-    assert record("--seed", "3", "--out", str(out)).returncode == ExitStatus.OK
-    assert validate(out)[0] == ExitStatus.OK
+    assert record("--seed", "3", "--out", str(out), capsys=capsys)[0] == ExitStatus.OK
+    assert validate(out, capsys=capsys)[0] == ExitStatus.OK
+
+
+# ---------------------------------------------------------------------------- spec check
+
+VARIANTS = Path(__file__).parent.parent / "spec" / "variants"
+MINIMAL = Path(__file__).parent / "data" / "spec" / "minimal.yaml"
+
+
+def planted_variant(folder: Path, source: Path, old: str, new: str) -> tuple[Path, str]:
+    """A copy of a variant file (same name, so it stands in for the bundled one) with ``old``
+    (found once) replaced by ``new``."""
+    text = source.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    text = text.replace(old, new)
+    path = folder / source.name
+    path.write_text(text, encoding="utf-8")
+    return path, text
+
+
+def spec_check(path: Path, capsys: pytest.CaptureFixture[str] | None = None
+               ) -> tuple[int, list[str]]:
+    """(exit status, problem lines) of ``dominokit spec check PATH`` (see ``dominokit``)."""
+    status, out, err = dominokit(["spec", "check", str(path)], capsys)
+    assert err == ""
+    return status, out.splitlines()[:-1]
+
+
+# R-POL-01: a double-six set (28 tiles), 5 each, the rest a stock: 2 x 20 = 40 > 28.
+# R-SZC-01: the 21 tiles without doubles, 10 each and one widow: 2 x 11 = 22 > 21, and 2 x 9
+# leaves 3 where the widow is exactly 1.
+SIZE_CASES = {
+    "poldomino-20": ("poldomino.yaml", "  hand_size: 5\n", "  hand_size: 20\n",
+                     "two hands of 20 need 40 tiles; the tile set has 28"),
+    "szczerbak-11": ("szczerbak.yaml", "  hand_size: 10\n", "  hand_size: 11\n",
+                     "two hands of 11 need 22 tiles; the tile set has 21"),
+    "szczerbak-9": ("szczerbak.yaml", "  hand_size: 10\n", "  hand_size: 9\n",
+                    "two hands of 9 from 21 tiles leave 3; a widow remainder needs exactly 1"),
+    "huge": ("poldomino.yaml", "  hand_size: 5\n", f"  hand_size: {10 ** 23}\n",
+             f"two hands of {10 ** 23} need {2 * 10 ** 23} tiles; the tile set has 28"),
+    "float": ("poldomino.yaml", "  hand_size: 5\n", "  hand_size: 5.0\n",
+              "expected an integer, got 5.0: write a whole number, no point or exponent"),
+    "exponent": ("poldomino.yaml", "  hand_size: 5\n", "  hand_size: 1.0e+23\n",
+                 "expected an integer, got 1e+23: write a whole number, no point or exponent"),
+    # YAML reads 1e23 (no point) as the text '1e23'
+    "text": ("poldomino.yaml", "  hand_size: 5\n", "  hand_size: 1e23\n",
+             "must be 'schedule', got '1e23'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SIZE_CASES))
+def test_spec_check_refuses_a_hand_size_that_cannot_be_dealt(
+        tmp_path: Path, case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    name, old, new, message = SIZE_CASES[case]
+    path, text = planted_variant(tmp_path, VARIANTS / name, old, new)
+    line, col = position(text, new)
+    col += len("  hand_size: ")
+    assert spec_check(path, capsys) == (ExitStatus.FAILED,
+                                        [f"{path}:{line}:{col}: $.setup.hand_size: {message}"])
+
+
+def test_spec_check_refuses_a_scheduled_deal_that_does_not_fit(tmp_path: Path) -> None:
+    # R-PRO-01: hands come from the schedule and the rest is the stock; 16 + 16 > 28
+    path, text = planted_variant(tmp_path, VARIANTS / "progressive.yaml",
+                                 "[[5, 5], [6, 6],", "[[5, 5], [16, 16],")
+    line, col = position(text, "[16, 16]")
+    assert spec_check(path) == (ExitStatus.FAILED, [
+        f"{path}:{line}:{col}: $.match.rounds[0].deals[1]: two hands of 16 need 32 tiles; "
+        f"the tile set has 28"])
+
+
+def test_spec_check_names_the_option_value_that_cannot_be_dealt(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the fixture deals 5 or 7 from 28 with a stock; 15 would need 30
+    path, text = planted_variant(tmp_path, MINIMAL, "values: [5, 7]", "values: [5, 15]")
+    line, col = position(text, "15]")
+    assert spec_check(path, capsys) == (ExitStatus.FAILED, [
+        f"{path}:{line}:{col}: $.options.hand_size.values[1]: with hand_size=15: "
+        f"$.setup.hand_size: two hands of 15 need 30 tiles; the tile set has 28"])
+    path, text = planted_variant(tmp_path, MINIMAL, "default: 5\n", "default: 15\n")
+    path.write_text(text.replace("values: [5, 7]", "values: [15, 7]"), encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    line, col = position(text, "15\n")
+    assert spec_check(path, capsys) == (ExitStatus.FAILED, [
+        f"{path}:{line}:{col}: $.options.hand_size.default: with the default hand_size=15: "
+        f"$.setup.hand_size: two hands of 15 need 30 tiles; the tile set has 28"])
+
+
+@pytest.mark.parametrize(("old", "new", "token", "json_path"), [
+    ("set_target: 125", "set_target: 125.0", "125.0", "$.match.set_target"),
+    ("set_target: 125", "set_target: 0", "0, sets", "$.match.set_target"),
+    ("sets_to_win: 2", "sets_to_win: 2.5", "2.5", "$.match.sets_to_win"),
+    ("copies: 1", "copies: 1000000000", "1000000000", "$.components.tiles.copies"),
+])
+def test_spec_check_wants_whole_positive_targets_and_counts(
+        tmp_path: Path, old: str, new: str, token: str, json_path: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    path, text = planted_variant(tmp_path, VARIANTS / "poldomino.yaml", old, new)
+    status, lines = spec_check(path, capsys)
+    line, col = position(text, token)
+    assert status == ExitStatus.FAILED
+    assert [problem.split(": ")[0:2] for problem in lines] == [[f"{path}:{line}:{col}",
+                                                                json_path]]
