@@ -429,3 +429,10 @@ def test_spec_check_wants_whole_positive_targets_and_counts(
     assert status == ExitStatus.FAILED
     assert [problem.split(": ")[0:2] for problem in lines] == [[f"{path}:{line}:{col}",
                                                                 json_path]]
+
+
+def test_spec_check_statuses_are_the_kit_table() -> None:
+    from dominokit.reference import speccheck
+
+    assert (speccheck.OK, speccheck.FAILED, speccheck.USAGE_ERROR) == (
+        ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE_ERROR)
