@@ -186,6 +186,8 @@ def read_limited(source: Source, limit: int = MAX_YAML_BYTES) -> bytes:
     if source.is_dir():
         raise IsADirectoryError(0, "is a directory, not a YAML file")
     if not source.is_file():
+        if isinstance(source, Path) and source.exists():
+            raise OSError(0, "not a regular file")
         raise FileNotFoundError(0, "no such file")
     with source.open("rb") as stream:
         raw: bytes = stream.read(limit + 1)
