@@ -65,12 +65,14 @@ def run_trace_validate(paths: Sequence[str]) -> int:
 
     0 when every trace is clean, 1 when any has a problem (each printed as one located line,
     and the files after it still checked), 3 when checking one hit a bug in the kit, 4 when a
-    path named on the command line does not exist (nothing is checked then).
+    path named on the command line is neither a file nor a folder (nothing is checked then).
     """
-    missing = [name for name in paths if not Path(name).exists()]
-    if missing:
-        return _usage_error("validate", "; ".join(f"{name}: no such file or directory"
-                                                  for name in missing))
+    unusable = [f"{name}: {_not_usable(Path(name))}" for name in paths
+                if not (Path(name).is_file() or Path(name).is_dir())]
+    for problem in unusable:
+        _usage_error("validate", problem)
+    if unusable:
+        return ExitStatus.USAGE_ERROR
     files = list(_expand(paths))
     failed = broken = 0
     for path in files:
@@ -87,6 +89,10 @@ def run_trace_validate(paths: Sequence[str]) -> int:
     if broken:
         return ExitStatus.INTERNAL_ERROR
     return ExitStatus.FAILED if failed or not files else ExitStatus.OK
+
+
+def _not_usable(path: Path) -> str:
+    return "not a regular file" if path.exists() else "no such file or directory"
 
 
 def _options_from(pairs: Sequence[str]) -> JsonObject:
