@@ -181,10 +181,11 @@ def load_yaml_data(source: Source, filename: str | None = None) -> Any:
 
 
 def read_limited(source: Source, limit: int = MAX_YAML_BYTES) -> bytes:
-    """The bytes of a regular file, reading at most ``limit`` + 1 of them: a longer file (or a
-    device that never ends) is refused with :class:`FileTooLarge`, whose message says so."""
+    """The bytes of a regular file, reading at most ``limit`` + 1 of them: a longer file is
+    refused with :class:`FileTooLarge`, whose message says so; a folder, a device or a missing
+    file with an OSError that says which (so a file that grows, or never ends, costs no more)."""
     if source.is_dir():
-        raise IsADirectoryError(0, "is a directory, not a YAML file")
+        raise IsADirectoryError(0, "is a directory")
     if not source.is_file():
         if isinstance(source, Path) and source.exists():
             raise OSError(0, "not a regular file")

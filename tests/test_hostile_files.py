@@ -309,7 +309,7 @@ def _deal_of(path: Path) -> dict[str, object]:
 def test_record_replaces_its_output_whole_or_not_at_all(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from dominokit.conformance.traces import commands
+    from dominokit.conformance import atomic
 
     out = tmp_path / "hand.yaml"
     out.write_text("old\n", encoding="utf-8")
@@ -319,9 +319,9 @@ def test_record_replaces_its_output_whole_or_not_at_all(
     def refuse(source: str, target: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(commands.os, "replace", refuse)
+    monkeypatch.setattr(atomic.os, "replace", refuse)
     with pytest.raises(OSError):
-        commands.write_atomically(out, "new\n" * 1000)
+        atomic.write_text_atomically(out, "new\n" * 1000)
     assert out.read_text(encoding="utf-8") == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.yaml"]
     monkeypatch.undo()
@@ -436,3 +436,21 @@ def test_spec_check_statuses_are_the_kit_table() -> None:
 
     assert (speccheck.OK, speccheck.FAILED, speccheck.USAGE_ERROR) == (
         ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE_ERROR)
+
+
+def test_regenerate_reports_bad_files_and_usage_errors_in_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bomb, binary = tmp_path / "bomb.yaml", tmp_path / "binary.yaml"
+    bomb.write_text(alias_bomb(), encoding="utf-8")
+    binary.write_bytes(b"id: \xff\n")
+    status, out, err = dominokit(["trace", "regenerate", "--check", str(bomb), str(binary)],
+                                 capsys)
+    assert (status, err) == (ExitStatus.FAILED, "")
+    assert out.splitlines() == [
+        f"{bomb}:1:5: $: YAML anchors (&a0) are not allowed: write the value out",
+        f"{binary}: not UTF-8 text (byte 0xff at offset 4)",
+        "2 trace(s): 0 would change, 2 failed"]
+    status, out, err = dominokit(["trace", "regenerate", str(tmp_path / "nothere.yaml")], capsys)
+    assert (status, out) == (ExitStatus.USAGE_ERROR, "")
+    assert err == f"dominokit trace regenerate: {tmp_path / 'nothere.yaml'}: no such file or " \
+                  f"directory\n"

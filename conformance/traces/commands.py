@@ -7,14 +7,12 @@ returns a count of failures (that would wrap at 256).
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from dominokit.conformance.atomic import write_text_atomically
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.protocol import MAX_REQUEST_LINE_BYTES, MessageError, parse_message
 from dominokit.conformance.traces.layout import dump_trace
@@ -129,21 +127,6 @@ def _check_out(out: str) -> str | None:
     return None
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename,
-    so a failed write (disk full, killed) never leaves a half-written file; OSError if not."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
-                                         suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def run_trace_record(args: argparse.Namespace) -> int:
     """``dominokit trace record``: write a trace from a deal and actions, or a seed.
 
@@ -162,7 +145,7 @@ def run_trace_record(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         return ExitStatus.OK
     try:
-        write_atomically(Path(args.out), text)
+        write_text_atomically(args.out, text)
     except OSError as error:
         return _usage_error("record", f"cannot write {args.out}: {error.strerror or error}")
     return ExitStatus.OK
@@ -188,8 +171,15 @@ def _record(args: argparse.Namespace) -> JsonObject:
 def run_trace_regenerate(paths: Sequence[str], check: bool) -> int:
     """``dominokit trace regenerate [--check] [FILE...]`` (default: every bundled trace).
 
-    With ``check`` nothing is written and the exit status is 1 if any trace would change.
+    With ``check`` nothing is written and the exit status is 1 if any trace would change (or
+    cannot be regenerated); 4 when a named path is neither a file nor a folder.
     """
+    unusable = [f"{name}: {_not_usable(Path(name))}" for name in paths
+                if not (Path(name).is_file() or Path(name).is_dir())]
+    for problem in unusable:
+        _usage_error("regenerate", problem)
+    if unusable:
+        return ExitStatus.USAGE_ERROR
     files: list[Path] = (list(_expand(paths)) if paths
                          else [Path(str(f)) for f in bundled_trace_files()])
     changed = 0
@@ -205,6 +195,13 @@ def run_trace_regenerate(paths: Sequence[str], check: bool) -> int:
         except DominokitError as error:
             errors += 1
             print(f"{path}: {error}")
+        except OSError as error:
+            errors += 1
+            print(f"{path}: {error.strerror or error}")
+        except UnicodeDecodeError as error:
+            errors += 1
+            print(f"{path}: not UTF-8 text (byte 0x{error.object[error.start]:02x} at offset "
+                  f"{error.start})")
     print(f"{len(files)} trace(s): {changed} {'would change' if check else 'rewritten'}"
           + (f", {errors} failed" if errors else ""))
-    return 1 if errors or (check and changed) else 0
+    return ExitStatus.FAILED if errors or (check and changed) else ExitStatus.OK
