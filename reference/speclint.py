@@ -329,17 +329,11 @@ def _deal_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
                       f"a one_set_each deal gives each player one copy of the set, so the "
                       f"tiles must be 2 copies, got {copies}"))
     size = setup.get("hand_size")
+    scheduled = _scheduled_deals(match)
     if size == "schedule":
         if match.get("kind") != "rounds":
             found.append((("setup", "hand_size"), f"hand_size schedule takes the sizes from a "
                            f"match of kind rounds; this match is {match.get('kind')!r}"))
-        scheduled: list[tuple[JsonPath, Any]] = []
-        for r, round_ in enumerate(match.get("rounds") or []):
-            scheduled += [(("match", "rounds", r, "deals", d), deal)
-                          for d, deal in enumerate(round_.get("deals") or [])]
-        tiebreak = match.get("tiebreak") or {}
-        scheduled += [(("match", "tiebreak", "deals", d), deal)
-                      for d, deal in enumerate(tiebreak.get("deals") or [])]
         for path, deal in scheduled:
             problem = _split_problem(deal[0], deal[1], count, remainder)
             if problem:
@@ -348,7 +342,26 @@ def _deal_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
         problem = _split_problem(size, size, count, remainder)
         if problem:
             found.append((("setup", "hand_size"), problem))
+        other = [list(deal) for _, deal in scheduled if list(deal) != [size, size]]
+        if other:
+            found.append((("setup", "hand_size"), f"the match schedule deals {len(other)} "
+                          f"hand(s) not of [{size}, {size}] (first {other[0]}), but a fixed "
+                          f"hand_size refuses them: write hand_size: schedule"))
     return found
+
+
+def _scheduled_deals(match: dict[str, Any]) -> list[tuple[JsonPath, Any]]:
+    """(path, [a, b]) of every deal a rounds match schedules, tiebreaks included."""
+    if match.get("kind") != "rounds":
+        return []
+    scheduled: list[tuple[JsonPath, Any]] = []
+    for r, round_ in enumerate(match.get("rounds") or []):
+        scheduled += [(("match", "rounds", r, "deals", d), deal)
+                      for d, deal in enumerate(round_.get("deals") or [])]
+    tiebreak = match.get("tiebreak") or {}
+    scheduled += [(("match", "tiebreak", "deals", d), deal)
+                  for d, deal in enumerate(tiebreak.get("deals") or [])]
+    return scheduled
 
 
 def _split_problem(first: int, second: int, count: int, remainder: object) -> str | None:

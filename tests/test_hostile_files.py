@@ -397,6 +397,18 @@ def test_spec_check_refuses_a_scheduled_deal_that_does_not_fit(tmp_path: Path) -
         f"the tile set has 28"])
 
 
+def test_spec_check_refuses_a_fixed_hand_size_beside_a_schedule(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # R-PRO-05: two rounds of ten deals and ten tiebreak deals; only round 1's first [5, 5] and
+    # round 2's last [5, 5] are of the fixed size, so 20 - 2 + 10 = 28 deals could not be dealt
+    path, text = planted_variant(tmp_path, VARIANTS / "progressive.yaml",
+                                 "  hand_size: schedule\n", "  hand_size: 5\n")
+    line, col = position(text, "5\n  remainder")
+    assert spec_check(path, capsys) == (ExitStatus.FAILED, [
+        f"{path}:{line}:{col}: $.setup.hand_size: the match schedule deals 28 hand(s) not of "
+        f"[5, 5] (first [6, 6]), but a fixed hand_size refuses them: write hand_size: schedule"])
+
+
 def test_spec_check_names_the_option_value_that_cannot_be_dealt(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the fixture deals 5 or 7 from 28 with a stock; 15 would need 30
