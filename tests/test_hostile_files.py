@@ -65,7 +65,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with big.open("w", encoding="utf-8") as out:
         for _ in range(50):
             out.write(entry * (1024 * 1024 // len(entry)))
-    return {"bomb": bomb, "big": big}
+    # the most a file may cost: just under both limits, ~99,000 values of ~40 bytes each
+    widest = folder / "widest.yaml"
+    widest.write_text("k:\n" + "".join(f"- {{a: x{i:034d}}}\n"
+                                        for i in range((MAX_YAML_NODES - 10) // 3)),
+                      encoding="utf-8")
+    assert widest.stat().st_size < MAX_YAML_BYTES
+    return {"bomb": bomb, "big": big, "widest": widest}
 
 
 # ---------------------------------------------------------------------------- YAML limits
@@ -110,7 +116,7 @@ def test_the_limits_leave_room_for_every_bundled_trace() -> None:
 
 
 @pytest.mark.parametrize("command", [["spec", "check"], ["trace", "validate"]])
-@pytest.mark.parametrize("which", ["bomb", "big"])
+@pytest.mark.parametrize("which", ["bomb", "big", "widest"])
 def test_hostile_yaml_is_refused_fast_and_small(hostile: dict[str, Path], command: list[str],
                                                 which: str) -> None:
     status, peak, out, err, elapsed = run_measured(*command, str(hostile[which]))
@@ -118,8 +124,12 @@ def test_hostile_yaml_is_refused_fast_and_small(hostile: dict[str, Path], comman
     assert elapsed < TIME_LIMIT_S and peak < MEMORY_LIMIT_MB, (elapsed, peak)
     assert "Traceback" not in err
     name = str(hostile[which])
-    expected = (f"{name}:1:5: $: YAML anchors (&a0)" if which == "bomb"
-                else f"{name}: the file is {hostile[which].stat().st_size} bytes, over the limit")
+    expected = {
+        "bomb": f"{name}:1:5: $: YAML anchors (&a0)",
+        "big": f"{name}: the file is {hostile[which].stat().st_size} bytes, over the limit",
+        # read whole (it is within both limits) and found to be no rule file or trace
+        "widest": f"{name}:1:1: $",
+    }[which]
     assert expected in out
 
 
