@@ -50,16 +50,35 @@ def cases(variant: str, params: Params) -> list[Case]:
 
 
 def _run(trace: traces.Trace, engine: Engine, ctx: Context) -> Outcome:
+    return judge(trace, engine)
+
+
+def judge(trace: traces.Trace, engine: Engine) -> Outcome:
+    """Replay ``trace`` on ``engine`` and turn its first mismatch into an outcome: the
+    golden case's verdict, and ``dominokit trace replay``'s for any trace or repro."""
     mismatches = traces.replay(trace, engine)
     if not mismatches:
+        if trace.kind == "perft" and trace.perft is not None:
+            return Outcome.passed(f"perft({trace.perft.depth}) = {trace.perft.count}")
         return Outcome.passed(f"{sum(len(h.steps) for h in trace.hands)} steps replayed")
     first = mismatches[0]
     hand, step = _position(first.where)
-    rules = _blame(trace, first, hand, step, engine)
+    if trace.kind == "perft":
+        rules: tuple[str, ...] = trace.rules
+        step = len(trace.perft.actions) if trace.perft is not None else None
+    else:
+        rules = _blame(trace, first, hand, step, engine)
+    prelude = re.match(r"\$\.prelude\[(\d+)\]", first.where)
+    if prelude is not None:  # hand numbers count the prelude's hands first
+        hand = int(prelude.group(1)) - len(trace.prelude)
+    elif first.where.startswith("$.start."):
+        hand = -1
+    elif first.where.startswith("$.match."):
+        hand = len(trace.hands) - 1
     more = f" (and {len(mismatches) - 1} more mismatch(es))" if len(mismatches) > 1 else ""
     lines = [f"{first}{more}"] + [f"also: {m}" for m in mismatches[1:4]]
     return Outcome("failed", "\n".join(lines), step=step,
-                   hand=None if trace.kind == "hand" else hand + 1,
+                   hand=trace.hand_number(hand) if trace.kind == "match" else None,
                    expected=first.expected, got=first.got,
                    diff=diff_text(first.expected, first.got, first.where, "trace"),
                    rules=rules or trace.rules, repro=trace.path)
@@ -94,7 +113,7 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
                            in_match=trace.kind == "match")
     if where.endswith(".plan"):
         return blame.match({"next": expected}, {"next": got})
-    if where.startswith("$.match."):
+    if where.startswith("$.match.") or ".match." in where or where.startswith("$.start."):
         key = where.rsplit(".", 1)[-1]
         return blame.match({key: expected}, {key: got})
     if where.endswith(".action") and step is not None:
@@ -102,6 +121,10 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
         cited = re.search(r"\((R-[A-Z]+-\d+)\)$", mismatch.detail)
         return blame.refused(_reference_at(trace, hand, step), action,
                              cited.group(1) if cited else None)
+    if ".refused" in where and step is not None:
+        refused = trace.hands[hand].steps[step].refused or {}
+        cited_rule = got.get("rule") if isinstance(got, dict) else got
+        return unique([refused.get("rule"), cited_rule if ".rule" in where else None])
     return unique(end.rule for end in blame.rules.end)
 
 
@@ -121,6 +144,12 @@ def _reference_at(trace: traces.Trace, hand: int, step: int) -> HandState:
         return _advance(state, trace.hands[0], step)
     assert trace.first_starter is not None
     match = new_match(trace.variant, trace.options, trace.first_starter)
+    for before in trace.prelude:
+        state = start_hand(match, Deal.from_json(before.deal))
+        for action in before.actions:
+            state, _ = apply_action(state, action)
+        if state.result is not None:
+            match, _ = finish_hand(match, state.result)
     for index, recorded in enumerate(trace.hands):
         state = start_hand(match, Deal.from_json(recorded.deal))
         if index == hand:
@@ -152,6 +181,10 @@ def _reach(trace: traces.Trace, hand: int, step: int, engine: Engine) -> set[str
     else:
         assert trace.first_starter is not None
         engine.new_match(trace.variant, dict(trace.options), trace.first_starter)
+        for before in trace.prelude:
+            engine.next_hand(dict(before.deal))
+            for action in before.actions:
+                engine.apply(action)
         for recorded in trace.hands[:hand]:
             engine.next_hand(dict(recorded.deal))
             for earlier in recorded.steps:
