@@ -68,6 +68,8 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
         step = len(trace.perft.actions) if trace.perft is not None else None
     else:
         rules = _blame(trace, first, hand, step, engine)
+        if step is not None and ".events" in first.where:
+            step += 1  # events show once the action is played, as in the differential cases
     prelude = re.match(r"\$\.prelude\[(\d+)\]", first.where)
     if prelude is not None:  # hand numbers count the prelude's hands first
         hand = int(prelude.group(1)) - len(trace.prelude)
