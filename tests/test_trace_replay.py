@@ -21,6 +21,7 @@ from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.report import format_outcome
 from dominokit.conformance.runner import Outcome, run_suite
+from dominokit.conformance.traces.perft import TooLarge, Walker
 from dominokit.reference.errors import SpecError
 
 BROKEN = "python:tests.broken.engines:"
@@ -191,3 +192,12 @@ def test_a_prelude_that_misses_its_start_names_the_hand(
     trace = traces.load_trace(path)
     (mismatch,) = traces.replay(trace, ReferenceEngine())
     assert mismatch.where == "$.start.totals"
+
+
+def test_a_perft_walk_stops_at_its_budget(found: dict[str, Outcome]) -> None:
+    trace = traces.load_trace(str(found["perft"].repro))
+    assert trace.perft is not None
+    walker = Walker(ReferenceEngine(), trace.variant, trace.options, trace.data["deal"],
+                    trace.perft.actions, budget=5)
+    with pytest.raises(TooLarge):
+        walker.divide(trace.perft.depth)

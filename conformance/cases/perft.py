@@ -22,7 +22,7 @@ from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import diff_text
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.runner import Case, Context, Outcome
-from dominokit.conformance.traces.perft import Refused, Walker
+from dominokit.conformance.traces.perft import Refused, TooLarge, Walker, replay_budget
 from dominokit.reference.errors import DominokitError
 
 JsonObject = dict[str, Any]
@@ -58,10 +58,15 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
     depth, expected = count["depth"], count["count"]
     options = dict(entry.get("options") or {})
     prefix = list(entry.get("actions") or [])
-    walker = Walker(engine, variant, options, entry["deal"], prefix)
+    walker = Walker(engine, variant, options, entry["deal"], prefix,
+                    replay_budget(expected, depth, len(prefix)))
     rules = tuple(entry["rules"])
     try:
         got = walker.count([], depth, here=False)
+    except TooLarge as error:
+        return Outcome("failed", f"perft({depth}): {error}; the engine's tree is far larger "
+                       f"than the {expected} sequences expected", rules=rules,
+                       repro=_write_repro(ctx, variant, entry, count))
     except Refused as refused:
         where = " ".join(refused.path) or "(the position itself)"
         return Outcome("failed", f"the engine refused {refused.action!r} after {where}: "
@@ -69,9 +74,10 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
     if got == expected:
         return Outcome.passed(f"perft({depth}) = {got}")
     stored = count.get("divide")
+    walker.played = 0
     try:
         breakdown = walker.divide(depth)
-    except Refused:
+    except (Refused, TooLarge):
         breakdown = {}
     repro = _write_repro(ctx, variant, entry, count)
     lines = [f"perft({depth}) = {got}, expected {expected} "
@@ -96,8 +102,8 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
 
 def _write_repro(ctx: Context, variant: str, entry: JsonObject, count: JsonObject
                  ) -> str | None:
-    """The perft trace of the failing count: stored divide, or the reference's at depth 1
-    (where the count per first action is 1 for each legal action)."""
+    """The perft trace of the failing count, with the stored divide (or, where the perft file
+    stores none, the reference's count per first action); None if it cannot be written."""
     case_id = f"perft/{variant}/{entry['name']}-d{count['depth']}"
     try:
         return repros.write_perft(

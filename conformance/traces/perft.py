@@ -27,16 +27,34 @@ class Refused(Exception):
         super().__init__(action)
 
 
+class TooLarge(Exception):
+    """The walk played more actions than its budget allows (the tree is far too large)."""
+
+
+RECORD_BUDGET = 2_000_000
+"""Actions a walk on the reference may play to count a perft trace that states no counts."""
+
+
+def replay_budget(count: int, depth: int, prefix: int) -> int:
+    """Actions a replay may play for an expected ``count``: the walk replays the prefix and the
+    path for every leaf, so about ``count * (prefix + depth)``; ten times that, at least 10^5."""
+    return max(100_000, 10 * (count + 1) * (prefix + depth + 1))
+
+
 class Walker:
-    """Walks the action tree of one position through the protocol."""
+    """Walks the action tree of one position through the protocol, within a budget of
+    actions played (None: no bound), so a tree far larger than expected cannot hang a run."""
 
     def __init__(self, engine: EngineLike, variant: str, options: Mapping[str, Any],
-                 deal: Mapping[str, Any], prefix: Sequence[str]) -> None:
+                 deal: Mapping[str, Any], prefix: Sequence[str],
+                 budget: int | None = None) -> None:
         self.engine = engine
         self.variant = variant
         self.options = dict(options)
         self.deal = dict(deal)
         self.root = list(prefix)
+        self.budget = budget
+        self.played = 0
 
     def reach(self, path: list[str]) -> None:
         """Deal again and play the prefix, then ``path``."""
@@ -46,6 +64,9 @@ class Walker:
 
     def apply(self, path: list[str], action: str) -> bool:
         """Play ``action``; True when it ended the hand."""
+        self.played += 1
+        if self.budget is not None and self.played > self.budget:
+            raise TooLarge(f"the walk played {self.budget} actions without finishing")
         try:
             events = self.engine.apply(action)
         except EngineRejected as refusal:
@@ -86,9 +107,14 @@ def replay_perft(trace: Trace, engine: EngineLike) -> list[Mismatch]:
     count differs (in sorted order), then the total; a refusal is one mismatch."""
     perft = trace.perft
     assert perft is not None
-    walker = Walker(engine, trace.variant, trace.options, trace.data["deal"], perft.actions)
+    walker = Walker(engine, trace.variant, trace.options, trace.data["deal"], perft.actions,
+                    replay_budget(perft.count, perft.depth, len(perft.actions)))
     try:
         got = walker.divide(perft.depth)
+    except TooLarge as error:
+        return [Mismatch(trace.path, perft.count_line, "$.count", perft.count, None,
+                         f"perft({perft.depth}): {error}; the engine's tree is far larger "
+                         f"than the {perft.count} sequences expected")]
     except Refused as refused:
         after = " ".join(refused.path) or "(the position itself)"
         rule = f" ({refused.refusal.rule})" if refused.refusal.rule else ""

@@ -223,7 +223,7 @@ def record_perft(
 ) -> JsonObject:
     """A perft trace as data: the position (deal and prefix), the depth, and the count per
     first action (``divide``, else counted on the reference) with their total."""
-    from dominokit.conformance.traces.perft import Refused, Walker
+    from dominokit.conformance.traces.perft import RECORD_BUDGET, Refused, TooLarge, Walker
 
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
@@ -232,9 +232,12 @@ def record_perft(
                    chosen, note, "perft")
     if divide is None:
         try:
-            divide = Walker(engine, variant, chosen, canonical, actions).divide(depth)
+            divide = Walker(engine, variant, chosen, canonical, actions,
+                            RECORD_BUDGET).divide(depth)
         except Refused as refused:
             raise DominokitError(f"{refused.action!r} is refused: {refused.refusal}") from None
+        except TooLarge as error:
+            raise DominokitError(f"perft({depth}) is too large to count: {error}") from None
     data["deal"] = canonical
     data["actions"] = list(actions)
     data["depth"] = depth
