@@ -201,3 +201,13 @@ def test_a_perft_walk_stops_at_its_budget(found: dict[str, Outcome]) -> None:
                     trace.perft.actions, budget=5)
     with pytest.raises(TooLarge):
         walker.divide(trace.perft.depth)
+
+
+def test_a_golden_match_failure_names_the_hand_and_field(tmp_path: Path) -> None:
+    # szczerbak/match-to-100, checked by hand in its header: hand 17 brings player 0 to
+    # exactly 100, which ends the match (R-SZC-07: "100 or more"); an engine that wants more
+    # than 100 keeps the match going, so hand 17's match state is the first to differ.
+    outcome = _conform("SzczerbakTargetExceeds", "golden/szczerbak/match-to-100", tmp_path)
+    assert outcome.status == "failed" and outcome.hand == 17 and outcome.step is None
+    assert "$.hands[16].match.winner: expected 0, got null" in outcome.message
+    assert outcome.rules[0] == "R-SZC-07"
