@@ -211,3 +211,15 @@ def test_a_golden_match_failure_names_the_hand_and_field(tmp_path: Path) -> None
     assert outcome.status == "failed" and outcome.hand == 17 and outcome.step is None
     assert "$.hands[16].match.winner: expected 0, got null" in outcome.message
     assert outcome.rules[0] == "R-SZC-07"
+
+
+def test_a_perft_count_must_be_the_sum_of_its_divide(found: dict[str, Outcome],
+                                                     tmp_path: Path) -> None:
+    source = Path(str(found["perft"].repro))
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data["count"] += 1
+    path = tmp_path / source.name
+    path.write_text(traces.dump_trace(data), encoding="utf-8")
+    with pytest.raises(SpecError) as caught:
+        traces.load_trace(path)
+    assert "count 38 is not the sum of divide (37)" in str(caught.value)

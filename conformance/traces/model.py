@@ -191,6 +191,9 @@ def _semantic_problems(document: spec.YamlDocument, stem: str) -> list[SpecProbl
             out.append(document.problem(("options", name),
                                         f"{name} is the default; list only non-default options"))
     out.extend(_refused_step_problems(document))
+    if data["kind"] == "perft" and sum(data["divide"].values()) != data["count"]:
+        out.append(document.problem(("count",), f"count {data['count']} is not the sum of "
+                                                f"divide ({sum(data['divide'].values())})"))
     for index, rule_id in enumerate(data["rules"]):
         try:
             spec.rule(rule_id)
