@@ -5,6 +5,7 @@ A trace fixes the deal and the actions and states every answer: who acts, the le
 plan of each hand and the final match state. The replay itself is ``traces.replay`` (the same
 one ``dominokit trace validate`` uses); this module turns its first mismatch into an outcome
 and names the rules involved, rebuilding the position of the step on both sides when needed.
+That judgement (``judge``) is also what ``dominokit trace replay`` gives for any trace or repro.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
                            in_match=trace.kind == "match")
     if where.endswith(".plan"):
         return blame.match({"next": expected}, {"next": got})
-    if where.startswith("$.match.") or ".match." in where or where.startswith("$.start."):
+    if ".match." in where or where.startswith("$.start."):
         key = where.rsplit(".", 1)[-1]
         return blame.match({key: expected}, {key: got})
     if where.endswith(".action") and step is not None:

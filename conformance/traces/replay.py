@@ -208,23 +208,21 @@ def _replay_match(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None
             out.append(_refused(trace, hand.line, f"{hand.where}.deal", "the deal", error))
             raise _Stop from None
         _replay_hand(trace, hand, engine, out)
-        if hand.match is not None:
-            _check_match(trace, hand.match, engine.match_state(), hand.match_line,
-                         f"{hand.where}.match", out)
+        if hand.match is not None and _check_match(
+                trace, hand.match, engine.match_state(), hand.match_line, f"{hand.where}.match",
+                out):
+            raise _Stop  # the hands after it would only show the consequences
     _check_match(trace, trace.match, engine.match_state(), trace.match_line, "$.match", out)
 
 
 def _check_match(trace: Trace, want: Mapping[str, Any], got: Mapping[str, Any], line: int,
-                 where: str, out: list[Mismatch]) -> None:
-    """Compare the fields of a match state a trace states; after a hand, stop at the first
-    difference (the hands after it would only show its consequences)."""
-    found = False
+                 where: str, out: list[Mismatch]) -> bool:
+    """Compare the fields of a match state a trace states; True if any differs."""
+    before = len(out)
     for key, value in want.items():
         if not same_json(value, got.get(key)):
             out.append(Mismatch(trace.path, line, f"{where}.{key}", value, got.get(key)))
-            found = True
-    if found and where != "$.match":
-        raise _Stop
+    return len(out) > before
 
 
 def _replay_prelude(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None:
@@ -244,7 +242,8 @@ def _replay_prelude(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> No
                                 "hand running", "the prelude hand is not over after its "
                                 "actions"))
             raise _Stop
-    _check_match(trace, trace.start, engine.match_state(), trace.start_line, "$.start", out)
+    if _check_match(trace, trace.start, engine.match_state(), trace.start_line, "$.start", out):
+        raise _Stop  # the prelude missed the state the trace goes on from
 
 
 def plan_of(next_hand: Mapping[str, Any]) -> JsonObject:
