@@ -81,7 +81,7 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     more = f" (and {len(mismatches) - 1} more mismatch(es))" if len(mismatches) > 1 else ""
     lines = [f"{first}{more}"] + [f"also: {m}" for m in mismatches[1:4]]
     return Outcome("failed", "\n".join(lines), step=step,
-                   hand=trace.hand_number(hand) if trace.kind == "match" else None,
+                   hand=(trace.hand_number(hand) or None) if trace.kind == "match" else None,
                    expected=first.expected, got=first.got,
                    diff=diff_text(first.expected, first.got, first.where, "trace"),
                    rules=rules or trace.rules, repro=trace.path)
@@ -118,7 +118,8 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
         return blame.match({"next": expected}, {"next": got})
     if ".match." in where or where.startswith("$.start."):
         key = where.rsplit(".", 1)[-1]
-        return blame.match({key: expected}, {key: got})
+        stated = _stated_match(trace, where, hand)  # its rounds tell a tiebreak
+        return blame.match({**stated, key: expected}, {**stated, key: got})
     if where.endswith(".action") and step is not None:
         action = trace.hands[hand].steps[step].action
         cited = re.search(r"\((R-[A-Z]+-\d+)\)$", mismatch.detail)
@@ -129,6 +130,15 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
         cited_rule = got.get("rule") if isinstance(got, dict) else got
         return unique([refused.get("rule"), cited_rule if ".rule" in where else None])
     return unique(end.rule for end in blame.rules.end)
+
+
+def _stated_match(trace: traces.Trace, where: str, hand: int) -> dict[str, Any]:
+    """The match state the trace states where a match mismatch was found."""
+    if where.startswith("$.start."):
+        return dict(trace.start or {})
+    if where.startswith("$.match."):
+        return dict(trace.match or {})
+    return dict(trace.hands[hand].match or {})
 
 
 def _obj(value: Any) -> dict[str, Any] | None:

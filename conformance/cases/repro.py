@@ -81,15 +81,17 @@ def write_rejection(report_dir: Path, case_id: str, variant: str,
 
 def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                 first_starter: int, hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
-                rules: Sequence[str], note: str) -> str:
+                rules: Sequence[str], note: str, at_start: bool = False) -> str:
     """Write a match trace whose last hand of ``hands`` (deal with starter null, actions;
     each finishes its hand) is the diverging one: the hands before it are only its prelude
-    (deals and actions) and the match state they reach; returns the path written."""
+    (deals and actions) and the match state they reach (``at_start``: the match diverges
+    before its first hand, in the state it starts from); returns the path written."""
     trace_id, path = repro_path(report_dir, case_id, variant)
+    where = "at the start of the match" if at_start else f"in hand {len(hands)}"
     data = traces.record_match(
         variant, dict(options), first_starter, list(hands[-1:]),
-        _description(f"Reproduces {case_id}: the engine diverges in hand {len(hands)}."),
-        _rules(rules), trace_id=trace_id, note=note, prelude=list(hands[:-1]),
+        _description(f"Reproduces {case_id}: the engine diverges {where}."),
+        _rules(rules), trace_id=trace_id, note=note, prelude=list(hands[:-1]), start=True,
     )
     return _write(path, data)
 

@@ -30,7 +30,7 @@ TRACES_FOLDER = "traces"
 LEGAL_LIST_MAX = 40
 """Legal sets up to this size are written out in full; larger ones as count + sha256."""
 
-MATCH_KEYS = ("hands_played", "totals", "sets_won", "rounds", "winner", "finished")
+MATCH_KEYS = ("hands_played", "totals", "sets_won", "rounds", "winner", "finished", "next")
 """The MatchState fields a match trace records (``phase`` wording is left to each engine)."""
 
 _ID_STEM = re.compile(r"[a-z0-9][a-z0-9-]*")

@@ -145,13 +145,15 @@ def record_match(
     note: str | None = None,
     engine: EngineLike | None = None,
     prelude: Sequence[tuple[Mapping[str, Any], Sequence[str]]] = (),
+    start: bool = False,
 ) -> JsonObject:
     """A match trace as data: for each (deal, actions) the plan, steps, result and match
     state after it, then the final match state.
 
     With ``prelude`` (deals and actions of the match's first hands) the trace starts from
     the match state they reach: they are written without answers, then that state as
-    ``start``, and ``hands`` follow them.
+    ``start``, and ``hands`` follow them. ``start`` writes that state without a prelude too
+    (the match state ``hands`` start from).
     """
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
@@ -161,6 +163,7 @@ def record_match(
     engine.new_match(variant, dict(chosen), first_starter)
     if prelude:
         data["prelude"] = _play_prelude(engine, prelude)
+    if prelude or start:
         data["start"] = _match_fields(engine.match_state())
     recorded: list[JsonObject] = []
     for number, (deal, actions) in enumerate(hands, start=len(prelude)):
@@ -340,7 +343,7 @@ def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonO
              for hand in data["hands"]]
     prelude = [(hand["deal"], hand["actions"]) for hand in data.get("prelude", ())]
     return record_match(data["variant"], data["options"], data["first_starter"], hands,
-                        prelude=prelude, **common)
+                        prelude=prelude, start="start" in data, **common)
 
 
 def regenerate(path: Path | str, *, write: bool = True) -> bool:
