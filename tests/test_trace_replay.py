@@ -10,6 +10,7 @@ step, a match that starts from its prelude's state, a perft position.
 from __future__ import annotations
 
 import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -224,3 +225,15 @@ def test_a_perft_count_must_be_the_sum_of_its_divide(found: dict[str, Outcome],
     with pytest.raises(SpecError) as caught:
         traces.load_trace(path)
     assert "count 38 is not the sum of divide (37)" in str(caught.value)
+
+
+def test_an_engine_that_refuses_every_hand_fails_each_file_and_the_run_goes_on(
+        found: dict[str, Outcome], capsys: pytest.CaptureFixture[str]) -> None:
+    # tests/engines/crash.py answers hello, then refuses new_hand as unsupported.
+    engine = f"{sys.executable} {Path(__file__).parent / 'engines' / 'crash.py'}"
+    files = [str(found["rejection"].repro), str(found["differential"].repro)]
+    assert main(["trace", "replay", "--engine", engine, *files]) == ExitStatus.FAILED
+    out = capsys.readouterr().out
+    assert [line.split(":")[0] for line in out.splitlines() if line.startswith("FAILED")] == \
+        [f"FAILED {name}" for name in files]
+    assert "2 trace(s): 0 matched, 2 diverged, 0 unreadable" in out
