@@ -74,7 +74,8 @@ def test_replay_reproduces_the_failure_conform_found(
     conform_rules = _line(conform_text, "rules").removeprefix("rules: ").split(", ")
     replay_rules = _line(replayed, "rules").removeprefix("rules: ").split(", ")
     assert replay_rules[0] == conform_rules[0]
-    assert replayed.rstrip().endswith("1 trace(s): 0 matched, 1 diverged, 0 unreadable")
+    assert replayed.rstrip().endswith(
+        "1 trace(s): 0 matched, 1 diverged, 0 errored, 0 not applicable, 0 unreadable")
 
     assert main(["trace", "replay", "--engine", REFERENCE, outcome.repro]) == ExitStatus.OK
     assert "PASSED" in capsys.readouterr().out
@@ -145,7 +146,8 @@ def test_several_files_each_reported_and_an_unreadable_one_is_a_usage_error(
     assert "missing.yaml: no such file" in captured.err
     assert f"{broken}:" in captured.err
     assert captured.out.count("PASSED") == 2
-    assert "4 trace(s): 2 matched, 0 diverged, 2 unreadable" in captured.out
+    assert ("4 trace(s): 2 matched, 0 diverged, 0 errored, 0 not applicable, 2 unreadable"
+            in captured.out)
 
 
 def test_an_engine_that_does_not_start_is_a_usage_error(
@@ -229,11 +231,13 @@ def test_a_perft_count_must_be_the_sum_of_its_divide(found: dict[str, Outcome],
 
 def test_an_engine_that_refuses_every_hand_fails_each_file_and_the_run_goes_on(
         found: dict[str, Outcome], capsys: pytest.CaptureFixture[str]) -> None:
-    # tests/engines/crash.py answers hello, then refuses new_hand as unsupported.
+    # tests/engines/crash.py lists only poldomino in hello, then refuses new_hand.
     engine = f"{sys.executable} {Path(__file__).parent / 'engines' / 'crash.py'}"
     files = [str(found["rejection"].repro), str(found["differential"].repro)]
-    assert main(["trace", "replay", "--engine", engine, *files]) == ExitStatus.FAILED
+    szczerbak = str(found["match"].repro)
+    assert main(["trace", "replay", "--engine", engine, *files, szczerbak]) == ExitStatus.FAILED
     out = capsys.readouterr().out
     assert [line.split(":")[0] for line in out.splitlines() if line.startswith("FAILED")] == \
         [f"FAILED {name}" for name in files]
-    assert "2 trace(s): 0 matched, 2 diverged, 0 unreadable" in out
+    assert f"NOT APPLICABLE {szczerbak}: the engine does not support variant 'szczerbak'" in out
+    assert "3 trace(s): 0 matched, 2 diverged, 0 errored, 1 not applicable, 0 unreadable" in out

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from dominokit.conformance.cases.golden import judge
 from dominokit.conformance.driver import Engine, open_engine
@@ -25,6 +25,10 @@ from dominokit.conformance.report import format_outcome
 from dominokit.conformance.runner import Case, Context, Outcome, run_case
 from dominokit.conformance.traces.model import Trace, load_trace
 from dominokit.reference.errors import DominokitError, SpecError
+
+COUNTED: Final = {"passed": "matched", "failed": "diverged", "errored": "errored",
+                  "not_applicable": "not applicable"}
+"""How the summary line counts each outcome status."""
 
 
 def _files(paths: Sequence[str]) -> Iterator[Path]:
@@ -61,9 +65,10 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
                      out: TextIO | None = None, err: TextIO | None = None) -> int:
     """``dominokit trace replay [--engine CMD] FILE...``: replay each file on one engine.
 
-    Exit status: 0 every file matched, 1 a file diverged (or the engine failed on it, or it
-    needs a variant or option the engine does not list), 4 a file could not be read or is
-    not a valid trace, or the engine did not start; every file is reported either way.
+    Exit status: 0 every file matched, 1 a file diverged (or the engine crashed, hung or broke
+    the protocol on it, or it needs a variant or option the engine does not list), 4 a file
+    could not be read or is not a valid trace, or the engine did not start; every file is
+    reported either way.
     """
     out = out or sys.stdout
     err = err or sys.stderr
@@ -76,7 +81,7 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
     except (EngineFailure, EngineRejected) as failure:
         print(f"dominokit trace replay: the engine did not start: {failure}", file=err)
         return ExitStatus.USAGE_ERROR
-    counts = {"matched": 0, "diverged": 0, "unreadable": 0}
+    counts = dict.fromkeys(COUNTED.values(), 0) | {"unreadable": 0}
     try:
         ctx = Context(Path("."))
         try:
@@ -94,12 +99,12 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
                         options=dict(trace.options), rules=trace.rules,
                         description=trace.description)
             outcome = run_case(case, engine, ctx)
-            counts["matched" if outcome.status == "passed" else "diverged"] += 1
+            counts[COUNTED[outcome.status]] += 1
             out.write(format_outcome(str(path), outcome, diff_lines=None) + "\n")
     finally:
         engine.close()
-    out.write(f"{len(files)} trace(s): {counts['matched']} matched, {counts['diverged']} "
-              f"diverged, {counts['unreadable']} unreadable\n")
+    out.write(f"{len(files)} trace(s): "
+              + ", ".join(f"{number} {label}" for label, number in counts.items()) + "\n")
     if counts["unreadable"]:
         return ExitStatus.USAGE_ERROR
-    return ExitStatus.FAILED if counts["diverged"] else ExitStatus.OK
+    return ExitStatus.OK if counts["matched"] == len(files) else ExitStatus.FAILED
