@@ -31,14 +31,18 @@ class TooLarge(Exception):
     """The walk played more actions than its budget allows (the tree is far too large)."""
 
 
-RECORD_BUDGET = 2_000_000
+MAX_BUDGET = 100_000
+"""Actions any walk may play: every stored perft count needs at most about 500, and on a board
+game each action with its legal list can take milliseconds, so this bounds a walk to minutes."""
+RECORD_BUDGET = MAX_BUDGET
 """Actions a walk on the reference may play to count a perft trace that states no counts."""
 
 
 def replay_budget(count: int, depth: int, prefix: int) -> int:
-    """Actions a replay may play for an expected ``count``: the walk replays the prefix and the
-    path for every leaf, so about ``count * (prefix + depth)``; ten times that, at least 10^5."""
-    return max(100_000, 10 * (count + 1) * (prefix + depth + 1))
+    """Actions a walk may play for an expected ``count``: it plays fewer than ``count * (prefix
+    + depth)`` (leaves are listed, not played); ten times that, at least 10^4, at most
+    MAX_BUDGET."""
+    return min(MAX_BUDGET, max(10_000, 10 * (count + 1) * (prefix + depth + 1)))
 
 
 class Walker:
