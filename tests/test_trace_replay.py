@@ -12,11 +12,14 @@ from __future__ import annotations
 import io
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 from dominokit.conformance import traces
+from dominokit.conformance.cases.golden import judge
 from dominokit.conformance.cli import main
+from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.refengine import ReferenceEngine
@@ -241,3 +244,28 @@ def test_an_engine_that_refuses_every_hand_fails_each_file_and_the_run_goes_on(
         [f"FAILED {name}" for name in files]
     assert f"NOT APPLICABLE {szczerbak}: the engine does not support variant 'szczerbak'" in out
     assert "3 trace(s): 0 matched, 2 diverged, 0 errored, 1 not applicable, 0 unreadable" in out
+
+
+class _ForgetsPasses(ReferenceEngine):
+    """A broken engine whose state never counts passes (R-POL-05 ends a hand on two)."""
+
+    def state(self) -> dict[str, Any]:
+        return {**super().state(), "passes": 0}
+
+
+def test_a_state_only_divergence_is_stated_in_the_repro(tmp_path: Path) -> None:
+    case_id = "differential/poldomino/default"
+    report = run_suite(InProcessEngine(_ForgetsPasses()), only=case_id, report_dir=tmp_path,
+                       out=io.StringIO())
+    (record,) = report.records
+    found = record.outcome
+    assert found.status == "failed" and found.repro is not None, found.message
+    assert "differs in passes" in found.message
+    trace = traces.load_trace(found.repro)
+    # The repro states the whole state after the action where the engine diverged.
+    assert found.step is not None and trace.hands[0].steps[found.step - 1].state is not None
+    replayed = judge(trace, InProcessEngine(_ForgetsPasses()))
+    assert replayed.status == "failed"
+    assert (replayed.step, replayed.rules) == (found.step, found.rules)
+    assert ".state.passes" in replayed.message.splitlines()[0]
+    assert judge(trace, InProcessEngine(ReferenceEngine())).status == "passed"

@@ -69,8 +69,10 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
         step = len(trace.perft.actions) if trace.perft is not None else None
     else:
         rules = _blame(trace, first, hand, step, engine)
-        if step is not None and ".events" in first.where:
-            step += 1  # events show once the action is played, as in the differential cases
+        if step is not None and (".events" in first.where or ".state." in first.where):
+            step += 1  # they show once the action is played, as in the differential cases
+        elif ".start_state." in first.where:
+            step = 0
     prelude = re.match(r"\$\.prelude\[(\d+)\]", first.where)
     if prelude is not None:  # hand numbers count the prelude's hands first
         hand = int(prelude.group(1)) - len(trace.prelude)
@@ -106,6 +108,9 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
         return blame.legal(ref, want - have, have - want)
     if ".events" in where:
         return blame.events([expected] if expected else [], [got] if got else [])
+    if ".state." in where or ".start_state." in where:
+        key = where.rsplit(".", 1)[-1]
+        return blame.state({key: expected}, {key: got}, in_match=trace.kind == "match")
     if ".result" in where:
         key = where.rsplit(".", 1)[-1]
         if key == "result":

@@ -263,7 +263,8 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
     path = repros.write_match(ctx.report_dir, case_id, variant, options, first_starter,
                               played or list(scenario.hands[:1]), divergence.rules,
                               note="written by dominokit conform; every expected answer "
-                              "comes from the reference engine", at_start=not played)
+                              "comes from the reference engine", at_start=not played,
+                              state_at=divergence.step)
     prefix = "" if name == "plain" else f"{name} match: "
     return divergence.outcome(prefix, [f"hands played: {len(played)}"], path)
 

@@ -51,7 +51,8 @@ def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[st
                deal: Mapping[str, Any], actions: Sequence[str], rules: Sequence[str],
                note: str) -> str:
     """Write a hand trace: ``deal``, ``actions``, then the reference's first legal action
-    until the hand ends (a trace holds a whole hand); returns the path written."""
+    until the hand ends (a trace holds a whole hand), with the whole state stated after
+    ``actions`` (where the engine diverged); returns the path written."""
     state = oracle.replay_actions(variant, options, dict(deal), tuple(actions))
     complete = [*actions, *oracle.finish_first(state)]
     trace_id, path = repro_path(report_dir, case_id, variant)
@@ -59,7 +60,7 @@ def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[st
         variant, dict(options), dict(deal), complete,
         _description(f"Reproduces {case_id}: the engine diverges after {len(actions)} "
                      "action(s)."),
-        _rules(rules), trace_id=trace_id, note=note,
+        _rules(rules), trace_id=trace_id, note=note, states={len(actions)},
     )
     return _write(path, data)
 
@@ -81,17 +82,20 @@ def write_rejection(report_dir: Path, case_id: str, variant: str,
 
 def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                 first_starter: int, hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
-                rules: Sequence[str], note: str, at_start: bool = False) -> str:
+                rules: Sequence[str], note: str, at_start: bool = False,
+                state_at: int | None = None) -> str:
     """Write a match trace whose last hand of ``hands`` (deal with starter null, actions;
     each finishes its hand) is the diverging one: the hands before it are only its prelude
     (deals and actions) and the match state they reach (``at_start``: the match diverges
-    before its first hand, in the state it starts from); returns the path written."""
+    before its first hand, in the state it starts from). ``state_at``: the diverging hand
+    also states the whole state after that many actions; returns the path written."""
     trace_id, path = repro_path(report_dir, case_id, variant)
     where = "at the start of the match" if at_start else f"in hand {len(hands)}"
     data = traces.record_match(
         variant, dict(options), first_starter, list(hands[-1:]),
         _description(f"Reproduces {case_id}: the engine diverges {where}."),
         _rules(rules), trace_id=trace_id, note=note, prelude=list(hands[:-1]), start=True,
+        states={0: {state_at}} if state_at is not None else None,
     )
     return _write(path, data)
 

@@ -54,6 +54,8 @@ class Step:
     line: int
     where: str
     refused: JsonObject | None = None
+    state: JsonObject | None = None
+    """The expected state after the action, when the trace states it."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,8 @@ class HandTrace:
     match: JsonObject | None = None
     """The expected match state right after the hand (match traces; optional)."""
     match_line: int = 0
+    start_state: JsonObject | None = None
+    """The expected state right after the deal, when the trace states it."""
 
 
 @dataclass(frozen=True)
@@ -239,6 +243,7 @@ def _build(document: spec.YamlDocument) -> Trace:
                 line=line((*base, "steps", i)),
                 where=spec.json_path((*base, "steps", i)),
                 refused=step.get("refused"),
+                state=step.get("state"),
             )
             for i, step in enumerate(raw)
         )
@@ -250,6 +255,7 @@ def _build(document: spec.YamlDocument) -> Trace:
             result_line=line((*base, "result")), where=spec.json_path(base),
             match=raw.get("match"),
             match_line=line((*base, "match")) if "match" in raw else 0,
+            start_state=raw.get("start_state"),
         )
 
     perft: Perft | None = None

@@ -10,7 +10,7 @@ header comment) before it is bundled.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,9 @@ def _step_head(engine: EngineLike, action: str) -> JsonObject:
     return step
 
 
-def _record_steps(engine: EngineLike, actions: Sequence[str]) -> list[JsonObject]:
+def _record_steps(engine: EngineLike, actions: Sequence[str], states: Collection[int] = ()
+                  ) -> list[JsonObject]:
+    """The steps of ``actions``; after the n-th action (n in ``states``) also the state."""
     steps: list[JsonObject] = []
     for index, action in enumerate(actions):
         step = _step_head(engine, action)
@@ -47,8 +49,16 @@ def _record_steps(engine: EngineLike, actions: Sequence[str]) -> list[JsonObject
             step["events"] = engine.apply(action)
         except EngineRejected as error:
             raise DominokitError(f"step {index} ({action!r}) is refused: {error}") from None
+        if index + 1 in states:
+            step["state"] = engine.state()
         steps.append(step)
     return steps
+
+
+def stated_states(hand: Mapping[str, Any]) -> set[int]:
+    """The action counts after which a recorded hand states the state (0: after the deal)."""
+    out = {index + 1 for index, step in enumerate(hand["steps"]) if "state" in step}
+    return out | ({0} if "start_state" in hand else set())
 
 
 def _record_refused(engine: EngineLike, action: str) -> JsonObject:
@@ -108,13 +118,15 @@ def record_hand(
     note: str | None = None,
     engine: EngineLike | None = None,
     refused: str | None = None,
+    states: Collection[int] = (),
 ) -> JsonObject:
     """A hand trace as data: the reference's players, legal sets, events and result.
 
     The result is None when the actions stop before the hand ends (a trace may show only
     an opening). Raises DominokitError if an action is refused. ``refused`` is an action the
     reference must refuse after the others: it becomes the last step, with the error code and
-    rule of the refusal.
+    rule of the refusal. ``states`` lists the action counts after which the state is written
+    too (0: right after the deal), where a repro must compare a whole state.
     """
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
@@ -122,11 +134,13 @@ def record_hand(
     data = _header(trace_id or f"{variant}/recorded", description, rules, variant, chosen,
                    note, "hand")
     try:
-        engine.new_hand(variant, dict(chosen), canonical)
+        dealt = engine.new_hand(variant, dict(chosen), canonical)
     except EngineRejected as error:
         raise DominokitError(f"the deal is refused: {error}") from None
     data["deal"] = canonical
-    data["steps"] = _record_steps(engine, actions)
+    if 0 in states:
+        data["start_state"] = dealt
+    data["steps"] = _record_steps(engine, actions, states)
     if refused is not None:
         data["steps"].append(_record_refused(engine, refused))
     data["result"] = engine.state()["result"]
@@ -146,6 +160,7 @@ def record_match(
     engine: EngineLike | None = None,
     prelude: Sequence[tuple[Mapping[str, Any], Sequence[str]]] = (),
     start: bool = False,
+    states: Mapping[int, Collection[int]] | None = None,
 ) -> JsonObject:
     """A match trace as data: for each (deal, actions) the plan, steps, result and match
     state after it, then the final match state.
@@ -153,7 +168,8 @@ def record_match(
     With ``prelude`` (deals and actions of the match's first hands) the trace starts from
     the match state they reach: they are written without answers, then that state as
     ``start``, and ``hands`` follow them. ``start`` writes that state without a prelude too
-    (the match state ``hands`` start from).
+    (the match state ``hands`` start from). ``states`` maps an index of ``hands`` to the
+    action counts after which that hand's state is written (as in ``record_hand``).
     """
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
@@ -166,24 +182,29 @@ def record_match(
     if prelude or start:
         data["start"] = _match_fields(engine.match_state())
     recorded: list[JsonObject] = []
-    for number, (deal, actions) in enumerate(hands, start=len(prelude)):
+    for index, (deal, actions) in enumerate(hands):
+        number = len(prelude) + index
+        wanted = (states or {}).get(index, ())
         plan = engine.match_state()["next"]
         if plan is None:
             raise DominokitError(f"the match is over before hand {number}")
         canonical = _canonical_deal(deal)
         try:
-            engine.next_hand(canonical)
+            dealt = engine.next_hand(canonical)
         except EngineRejected as error:
             raise DominokitError(f"hand {number}: the deal is refused: {error}") from None
+        hand: JsonObject = {"plan": plan_of(plan), "deal": canonical}
+        if 0 in wanted:
+            hand["start_state"] = dealt
         try:
-            steps = _record_steps(engine, actions)
+            hand["steps"] = _record_steps(engine, actions, wanted)
         except DominokitError as error:
             raise DominokitError(f"hand {number}: {error}") from None
-        result = engine.state()["result"]
-        if result is None:
+        hand["result"] = engine.state()["result"]
+        if hand["result"] is None:
             raise DominokitError(f"hand {number}: the actions do not finish the hand")
-        recorded.append({"plan": plan_of(plan), "deal": canonical, "steps": steps,
-                         "result": result, "match": _match_fields(engine.match_state())})
+        hand["match"] = _match_fields(engine.match_state())
+        recorded.append(hand)
     data["hands"] = recorded
     data["match"] = _match_fields(engine.match_state())
     return data
@@ -335,15 +356,16 @@ def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonO
         refused = steps[-1]["action"] if steps and "refused" in steps[-1] else None
         actions = [step["action"] for step in steps if "refused" not in step]
         return record_hand(data["variant"], data["options"], data["deal"], actions,
-                           refused=refused, **common)
+                           refused=refused, states=stated_states(data), **common)
     if data["kind"] == "perft":
         return record_perft(data["variant"], data["options"], data["deal"], data["actions"],
                             data["depth"], **common)
     hands = [(hand["deal"], [step["action"] for step in hand["steps"]])
              for hand in data["hands"]]
     prelude = [(hand["deal"], hand["actions"]) for hand in data.get("prelude", ())]
+    states = {index: stated_states(hand) for index, hand in enumerate(data["hands"])}
     return record_match(data["variant"], data["options"], data["first_starter"], hands,
-                        prelude=prelude, start="start" in data, **common)
+                        prelude=prelude, start="start" in data, states=states, **common)
 
 
 def regenerate(path: Path | str, *, write: bool = True) -> bool:

@@ -57,7 +57,8 @@ def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
     try:
         if trace.kind == "hand":
             hand = trace.hands[0]
-            engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            dealt = engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            _check_start_state(trace, hand, dealt, out)
             _replay_hand(trace, hand, engine, out)
         elif trace.kind == "match":
             _replay_match(trace, engine, out)
@@ -104,6 +105,9 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
             raise _Stop from None
         if not same_json(list(step.events), events):
             out.append(_event_mismatch(trace, step, events))
+        if step.state is not None:
+            _check_state(trace, step.line, f"{step.where}.state", step.state, engine.state(),
+                         out)
     got = engine.state().get("result")
     where = f"{hand.where}.result" if hand.where != "$" else "$.result"
     if hand.result is None or got is None:
@@ -118,6 +122,25 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
         if not same_json(hand.result.get(key), got.get(key)):
             out.append(Mismatch(trace.path, hand.result_line, f"{where}.{key}",
                                 hand.result.get(key), got.get(key)))
+
+
+def _check_start_state(trace: Trace, hand: HandTrace, dealt: JsonObject, out: list[Mismatch]
+                       ) -> None:
+    if hand.start_state is not None:
+        where = f"{hand.where}.start_state" if hand.where != "$" else "$.start_state"
+        _check_state(trace, hand.line, where, hand.start_state, dealt, out)
+
+
+def _check_state(trace: Trace, line: int, where: str, want: Mapping[str, Any],
+                 got: Mapping[str, Any], out: list[Mismatch]) -> None:
+    """Compare a stated hand state key by key; a difference stops the replay (every later
+    answer would only show its consequences)."""
+    keys = [key for key in sorted(set(want) | set(got))
+            if not same_json(want.get(key), got.get(key))]
+    if keys:
+        out.extend(Mismatch(trace.path, line, f"{where}.{key}", want.get(key), got.get(key))
+                   for key in keys)
+        raise _Stop
 
 
 def _replay_refused(trace: Trace, step: Step, before: JsonObject, engine: EngineLike,
@@ -203,10 +226,11 @@ def _replay_match(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None
             out.append(Mismatch(trace.path, hand.line, f"{hand.where}.plan", hand.plan,
                                 plan_of(plan)))
         try:
-            engine.next_hand(dict(hand.deal))
+            dealt = engine.next_hand(dict(hand.deal))
         except EngineRejected as error:
             out.append(_refused(trace, hand.line, f"{hand.where}.deal", "the deal", error))
             raise _Stop from None
+        _check_start_state(trace, hand, dealt, out)
         _replay_hand(trace, hand, engine, out)
         if hand.match is not None and _check_match(
                 trace, hand.match, engine.match_state(), hand.match_line, f"{hand.where}.match",
