@@ -4,7 +4,7 @@ The same function checks the reference in-process and any other engine over the 
 it only uses the verbs of protocol v1 (new_hand, legal, apply, state, new_match, next_hand,
 match_state). A difference is a ``Mismatch`` naming the file line of the step that diverged.
 A match trace is checked after every hand that states the match, so a wrong total is reported
-at the hand that made it; a perft trace is counted through the same verbs (``perft.walk``).
+at the hand that made it; a perft trace is counted through the same verbs (``traces.perft``).
 """
 
 from __future__ import annotations
@@ -161,8 +161,8 @@ def _replay_refused(trace: Trace, step: Step, before: JsonObject, engine: Engine
         for key in ("code", "rule"):
             if want[key] != got[key]:
                 out.append(Mismatch(trace.path, step.line, f"{where}.{key}", want[key], got[key],
-                                    f"the engine refused {step.action!r} citing "
-                                    f"{error.code} ({error.rule}), expected {want['code']} "
+                                    f"the engine refused {step.action!r} with {error.code} "
+                                    f"({error.rule or 'no rule'}), expected {want['code']} "
                                     f"({want['rule']}): {error.message}"))
                 raise _Stop from None
         after = engine.state()
