@@ -18,6 +18,7 @@ import pytest
 import yaml
 from dominokit.conformance import traces
 from dominokit.conformance.cases.golden import judge
+from dominokit.conformance.cases.repro import write_rejection
 from dominokit.conformance.cli import main
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.errors import EngineRejected
@@ -269,3 +270,30 @@ def test_a_state_only_divergence_is_stated_in_the_repro(tmp_path: Path) -> None:
     assert (replayed.step, replayed.rules) == (found.step, found.rules)
     assert ".state.passes" in replayed.message.splitlines()[0]
     assert judge(trace, InProcessEngine(ReferenceEngine())).status == "passed"
+
+
+class _PassesAfterTheEnd(ReferenceEngine):
+    """A broken engine that accepts a pass once the hand is over (R-ALL-14)."""
+
+    def apply(self, action: str) -> list[dict[str, Any]]:
+        if action == "pass" and self.state()["result"] is not None:
+            return [{"type": "pass", "player": 0}]
+        return super().apply(action)
+
+
+def test_a_rejection_after_the_end_has_no_player(tmp_path: Path) -> None:
+    # poldomino/tied-block ends by two passes (R-POL-05); after it nothing is legal, and an
+    # action is refused citing R-ALL-14.
+    trace = next(t for t in traces.bundled_traces("poldomino") if t.id == "poldomino/tied-block")
+    hand = trace.hands[0]
+    path = write_rejection(tmp_path, "rejection/poldomino/play-after-end", "poldomino", {},
+                           hand.deal, [step.action for step in hand.steps], "pass", "R-ALL-14",
+                           note="after the end")
+    repro = traces.load_trace(path)
+    last = repro.hands[0].steps[-1]
+    assert (last.player, last.legal, last.refused) == (
+        None, (), {"code": "illegal_action", "rule": "R-ALL-14"})
+    assert repro.hands[0].result == hand.result
+    assert traces.replay(repro, ReferenceEngine()) == []
+    (mismatch,) = traces.replay(repro, _PassesAfterTheEnd())
+    assert mismatch.where == f"$.steps[{len(hand.steps)}].refused"
