@@ -85,7 +85,8 @@ def _build_parser() -> argparse.ArgumentParser:
     replay = trace_commands.add_parser(
         "replay", help="replay traces or repros against an engine; report the first divergence"
     )
-    replay.add_argument("files", nargs="+", metavar="FILE")
+    replay.add_argument("files", nargs="+", metavar="FILE",
+                        help="golden traces or repros (a folder: every .yaml in it)")
     replay.add_argument(
         "--engine",
         help="engine command line, or python:module:factory (default: the bundled reference, "
