@@ -82,6 +82,20 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--description", default="")
     record.add_argument("--rules", default="", help="comma-separated rule ids covered")
     record.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    replay = trace_commands.add_parser(
+        "replay", help="replay traces or repros against an engine; report the first divergence"
+    )
+    replay.add_argument("files", nargs="+", metavar="FILE",
+                        help="golden traces or repros (a folder: every .yaml in it)")
+    replay.add_argument(
+        "--engine",
+        help="engine command line, or python:module:factory (default: the bundled reference, "
+        "served over the protocol as a subprocess)",
+    )
+    replay.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS",
+        help="per-request engine timeout (default 10)",
+    )
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"
     )
@@ -117,6 +131,10 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     if args.trace_command == "validate":
         return traces.run_trace_validate(args.files)
+    if args.trace_command == "replay":
+        from dominokit.conformance.traces.rerun import run_trace_replay
+
+        return run_trace_replay(args.files, args.engine, args.timeout)
     if args.trace_command == "record":
         return traces.run_trace_record(args)
     return traces.run_trace_regenerate(args.files, check=args.check)

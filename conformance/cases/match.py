@@ -258,12 +258,13 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
                                        number, f"after hand {number}")
     if divergence is None:
         return Outcome.passed(f"{len(scenario.hands)} hands")
-    path = None
-    if played:
-        path = repros.write_match(ctx.report_dir, case_id, variant, options, first_starter,
-                                  played, divergence.rules,
-                                  note="written by dominokit conform; every expected answer "
-                                  "comes from the reference engine")
+    # The repro starts from the match state before the diverging hand (or, when the match
+    # diverged before any hand, holds the first hand after the state it starts from).
+    path = repros.write_match(ctx.report_dir, case_id, variant, options, first_starter,
+                              played or list(scenario.hands[:1]), divergence.rules,
+                              note="written by dominokit conform; every expected answer "
+                              "comes from the reference engine", at_start=not played,
+                              state_at=divergence.step)
     prefix = "" if name == "plain" else f"{name} match: "
     return divergence.outcome(prefix, [f"hands played: {len(played)}"], path)
 

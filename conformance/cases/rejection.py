@@ -319,10 +319,10 @@ def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Conte
         problem = _try(engine, attempt)
         if problem is not None:
             message, expected, got = problem
-            path = repros.write_hand(
+            path = repros.write_rejection(
                 ctx.report_dir, case_id, variant, {}, attempt.deal, attempt.before,
-                [attempt.rule], note=f"after these actions the engine must refuse "
-                f"{attempt.action!r} ({attempt.rule}: {attempt.why})")
+                attempt.action, attempt.rule, note=f"after these actions the engine must "
+                f"refuse {attempt.action!r} ({attempt.rule}: {attempt.why})")
             return Outcome("failed", f"{message}\nposition: after "
                            f"{' '.join(attempt.before) or '(no action)'}",
                            step=len(attempt.before), expected=expected, got=got,

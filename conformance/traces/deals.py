@@ -31,11 +31,12 @@ def trace_deal_problems(document: YamlDocument) -> list[SpecProblem]:
         rules = load_rules(data["variant"], dict(data["options"]))
     except (DominokitError, TypeError):
         return []
-    if data["kind"] == "hand":
+    if data["kind"] != "match":  # a hand, or a perft position: one standalone deal
         found = _DealCheck(document, rules, ("deal",), in_match=False).run()
     else:
-        found = [problem for index, _ in enumerate(data["hands"])
-                 for problem in _DealCheck(document, rules, ("hands", index, "deal"),
+        found = [problem for part in ("prelude", "hands")
+                 for index, _ in enumerate(data.get(part, ()))
+                 for problem in _DealCheck(document, rules, (part, index, "deal"),
                                            in_match=True).run()]
     return sorted(found, key=lambda p: (p.line, p.col))
 
