@@ -210,7 +210,7 @@ def _twice_in_hand(deal: JsonObject) -> str:
     hand = deal["hands"][0]
     missing = hand[1]
     hand[1] = hand[0]
-    return f"{hand[0]} twice in hand 0 ({missing} nowhere)"
+    return f"{hand[0]} is twice in hand 0 ({missing} is nowhere)"
 
 
 def _twice_in_remainder(deal: JsonObject) -> str | None:
@@ -219,7 +219,7 @@ def _twice_in_remainder(deal: JsonObject) -> str | None:
         return None
     missing = deal[key][1]
     deal[key][1] = deal[key][0]
-    return f"{deal[key][0]} twice in the {key} ({missing} nowhere)"
+    return f"{deal[key][0]} is twice in the {key} ({missing} is nowhere)"
 
 
 def _widow_copies_a_tile(deal: JsonObject) -> str | None:
@@ -233,11 +233,11 @@ def _widow_copies_a_tile(deal: JsonObject) -> str | None:
 def _drop_tile(deal: JsonObject) -> str:
     key = _remainder(deal)
     if key is not None:
-        return f"{deal[key].pop()} left out of the {key}"
+        return f"{deal[key].pop()} is left out of the {key}"
     if deal.get("widow") is not None:
         deal["widow"] = None
-        return "no widow (its tile is nowhere)"
-    return f"{deal['hands'][1].pop()} left out of hand 1"
+        return "there is no widow (its tile is nowhere)"
+    return f"{deal['hands'][1].pop()} is left out of hand 1"
 
 
 def _out_of_range(text: str, hand: int) -> Mutation:
@@ -252,13 +252,13 @@ def _out_of_range(text: str, hand: int) -> Mutation:
 def _in_both_hands(deal: JsonObject) -> str:
     old = deal["hands"][1][0]
     deal["hands"][1][0] = deal["hands"][0][0]
-    return f"{deal['hands'][0][0]} in both hands ({old} nowhere)"
+    return f"{deal['hands'][0][0]} is in both hands ({old} is nowhere)"
 
 
 def _starter(value: int | None) -> Mutation:
     def mutate(deal: JsonObject) -> str:
         deal["starter"] = value
-        return f"deal.starter {value if value is not None else 'null'}"
+        return f"deal.starter is {value if value is not None else 'null'}"
 
     return mutate
 
@@ -468,8 +468,7 @@ def _keeps_state(variant: str, rules: Rules, seed: int) -> list[Probe]:
 Builder = Callable[[str, Rules, int], list[Probe]]
 
 BUILDERS: dict[str, Builder] = {
-    **{name: partial(lambda name, v, r, s: _bad_deals(v, r, s, name), name)
-       for name in DEAL_MUTATIONS},
+    **{name: partial(_bad_deals, name=name) for name in DEAL_MUTATIONS},
     "unsupported-variant": _unsupported_variant,
     "unsupported-option": _unsupported_option,
     "unsupported-option-value": _unsupported_value,
