@@ -8,13 +8,15 @@ protocol's error codes.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 from importlib import metadata
 from typing import Any
 
 from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import PROTOCOL_VERSION, JsonObject
+from dominokit.conformance.protocol import PROTOCOL_VERSION, JsonObject, same_json
 from dominokit.reference import (
     Action,
     Deal,
@@ -30,6 +32,7 @@ from dominokit.reference import (
     start_hand,
     variant_ids,
 )
+from dominokit.reference.deal import validate_deal
 from dominokit.reference.errors import (
     DealError,
     IllegalActionError,
@@ -45,6 +48,10 @@ class ReferenceEngine:
     ``new_hand`` and ``new_match`` each abandon whatever was in progress. During a match,
     ``apply`` plays the match's current hand, and the action that ends it folds the result
     into the match at once, so ``match_state`` right after shows the new totals.
+
+    Each verb checks its request in the contract's order (spec/protocol.md, "The order of the
+    checks"): the deal's form, the variant, the options, the state, the deal's rules, then the
+    action; a refusal changes nothing.
     """
 
     def __init__(self) -> None:
@@ -73,8 +80,9 @@ class ReferenceEngine:
         self, variant: str, options: Mapping[str, Any], deal: Mapping[str, Any]
     ) -> JsonObject:
         """Start a standalone hand from ``deal``; returns its state."""
-        _check_variant(variant)
         parsed = _parse_deal(deal)
+        _check_variant(variant)
+        _check_options(variant, options)
         with _refusals():
             hand = new_hand(variant, parsed, dict(options))
         self._match = None
@@ -104,6 +112,7 @@ class ReferenceEngine:
     ) -> JsonObject:
         """Start a match; its ``next`` field is the first hand's plan."""
         _check_variant(variant)
+        _check_options(variant, options)
         with _refusals():
             match = new_match(variant, dict(options), first_starter)
         self._hand = None
@@ -111,16 +120,27 @@ class ReferenceEngine:
         return match.to_json()
 
     def next_hand(self, deal: Mapping[str, Any]) -> JsonObject:
-        """Start the match's next hand from ``deal``; the match decides the starter."""
-        if self._match is None:
+        """Start the match's next hand from ``deal``; the match decides the starter, so the
+        deal's starter must be null (R-ALL-04), checked after every other rule of the deal."""
+        parsed = _parse_deal(deal)
+        match = self._match
+        if match is None:
             raise EngineRejected("no_match", "no match in progress (send new_match first)")
-        if self._match.finished:
+        plan = match.plan()
+        if plan is None:
             raise EngineRejected("bad_request", "the match is over; it has no next hand")
         if self._hand is not None and not self._hand.over:
             raise EngineRejected("bad_request", "the match's current hand has not ended")
-        parsed = _parse_deal(deal)
         with _refusals():
-            hand = start_hand(self._match, parsed)
+            validate_deal(match.rules, replace(parsed, starter=plan.starter), plan.hand_sizes,
+                          plan.label)
+        if parsed.starter is not None:
+            raise EngineRejected(
+                "bad_request",
+                f"the match names the starter of {plan.label}; deal.starter must be null, "
+                f"got {parsed.starter}", match.rules.structural.starters)
+        with _refusals():
+            hand = start_hand(match, parsed)
         self._hand = hand
         self._fold_result()
         return hand.to_json()
@@ -156,6 +176,32 @@ def _version() -> str:
 def _check_variant(variant: str) -> None:
     if variant not in variant_ids():
         raise EngineRejected("unsupported", f"unknown variant {variant!r}")
+
+
+def _check_options(variant: str, options: Mapping[str, Any]) -> None:
+    """Refuse with ``unsupported`` an option the variant lacks, or a value that is not exactly
+    one of the JSON values ``hello`` lists for it (type-strict: 12 is not "12" nor 12.0, true is
+    not 1 nor "true"); the library's lenient reading of strings is for command lines only."""
+    known = load_variant(variant).options
+    for name, value in options.items():
+        spec = known.get(name)
+        if spec is None:
+            listed = ", ".join(known) or "none"
+            raise EngineRejected("unsupported", f"variant {variant!r} has no option "
+                                 f"{_json(name)}; its options: {listed}")
+        if not any(same_json(value, allowed) for allowed in spec.values):
+            allowed_text = ", ".join(_json(v) for v in spec.values)
+            raise EngineRejected("unsupported", f"variant {variant!r}: option {name!r} does "
+                                 f"not allow {_json(value)}; allowed values: {allowed_text}")
+
+
+def _json(value: object) -> str:
+    """A value as the JSON it came as (so "12" and 12 read differently), cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else f"{text[:60]}..."
 
 
 def _parse_deal(deal: Mapping[str, Any]) -> Deal:

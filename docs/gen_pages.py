@@ -3,13 +3,65 @@
 Everything a page says about the rules comes from ``spec/`` and the golden traces through
 ``dominokit.conformance.rulebook``; this script only hands its pages to mkdocs, so no rule is
 ever copied into ``docs/`` by hand.
+
+Hand-written pages link to the spec as files of the repository (``../../spec/protocol.md``), so
+that their links work when read in a checkout; on the site those files are published as
+generated pages, so each such link is pointed at its page here.
 """
 
 from __future__ import annotations
 
+import posixpath
+import re
+from pathlib import Path
+
 import mkdocs_gen_files
 from dominokit.conformance.rulebook import build_pages
+
+DOCS = Path(__file__).resolve().parent
+PUBLISHED = {
+    "spec/protocol.md": "engines/protocol.md",
+    "spec/schema/protocol.schema.json": "engines/protocol.md#message-reference",
+    "spec/schema/trace.schema.json": "contributing/trace-format.md",
+    "spec/common.yaml": "variants/common.md",
+}
+"""Repository files the site publishes as a page (variant files: ``_site_target``)."""
+LINK = re.compile(r"\]\((?P<target>\.\./[^)#\s]+)(?P<anchor>#[^)\s]*)?\)")
+
+
+def _site_target(repo_path: str) -> str | None:
+    """The page (and anchor) that publishes ``repo_path`` on the site, or None."""
+    if repo_path in PUBLISHED:
+        return PUBLISHED[repo_path]
+    found = re.fullmatch(r"spec/variants/([a-z0-9_]+)\.yaml", repo_path)
+    return f"variants/{found.group(1)}.md" if found else None
+
+
+def site_links(page: str, text: str) -> str:
+    """``text`` of docs page ``page`` with its links to published repository files pointed at
+    their pages."""
+    here = posixpath.dirname(f"docs/{page}")
+
+    def point(match: re.Match[str]) -> str:
+        repo_path = posixpath.normpath(posixpath.join(here, match["target"]))
+        target = _site_target(repo_path)
+        if target is None:
+            return match[0]
+        path, _, anchor = target.partition("#")
+        anchor = match["anchor"] or (f"#{anchor}" if anchor else "")
+        return f"]({posixpath.relpath(path, posixpath.dirname(page))}{anchor})"
+
+    return LINK.sub(point, text)
+
 
 for path, text in build_pages().items():
     with mkdocs_gen_files.open(path, "w") as page:
         page.write(text)
+
+for source in sorted(DOCS.rglob("*.md")):
+    name = source.relative_to(DOCS).as_posix()
+    text = source.read_text(encoding="utf-8")
+    published = site_links(name, text)
+    if published != text:
+        with mkdocs_gen_files.open(name, "w") as page:
+            page.write(published)

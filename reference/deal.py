@@ -15,9 +15,17 @@ from typing import Any
 
 from dominokit.reference.errors import DealError
 from dominokit.reference.rules import Rules
-from dominokit.reference.tiles import Tile
+from dominokit.reference.schemas import schema
+from dominokit.reference.tiles import MAX_NOTATION_PIP, Tile
 
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
+
+MAX_DEAL_TILES: int = schema("deal")["$defs"]["tiles"]["maxItems"]
+"""The most tiles one list of a deal may hold (deal.schema.json): a longer list is refused
+before its tiles are read or counted, so the work a deal costs is bounded."""
+
+LISTED_TILES = 6
+"""Tiles an error message lists before saying how many more there are."""
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,8 @@ class Deal:
         if self.widow is not None:
             widow = tuple(self.widow)
             if len(widow) != 2 or not all(
-                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in widow
+                isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_NOTATION_PIP
+                for n in widow
             ):
                 raise DealError(f"widow must be [x, y] pips, got {self.widow!r}")
             object.__setattr__(self, "widow", (widow[0], widow[1]))
@@ -71,13 +80,13 @@ class Deal:
     def from_json(cls, data: Mapping[str, Any]) -> Deal:
         """Read a deal's JSON form; DealError names what is malformed."""
         if not isinstance(data, Mapping):
-            raise DealError(f"a deal is a JSON object, got {data!r}")
+            raise DealError(f"a deal is a JSON object, got {_short(data)}")
         unknown = set(data) - {"hands", "stock", "out_of_play", "starter", "widow"}
         if unknown:
-            raise DealError(f"unknown deal keys: {sorted(unknown)}")
+            raise DealError(f"unknown deal keys: {_few(sorted(map(str, unknown)))}")
         hands = data.get("hands")
         if not (isinstance(hands, list) and len(hands) == 2):
-            raise DealError(f"deal.hands must be two lists of tiles, got {hands!r}")
+            raise DealError(f"deal.hands must be two lists of tiles, got {_short(hands)}")
         return cls(
             hands=(_tiles(hands[0], "hands[0]"), _tiles(hands[1], "hands[1]")),
             stock=_tiles(data.get("stock", []), "stock"),
@@ -89,19 +98,41 @@ class Deal:
 
 def _tiles(raw: Any, where: str) -> tuple[Tile, ...]:
     if not isinstance(raw, list):
-        raise DealError(f"deal.{where} must be a list of tiles, got {raw!r}")
-    try:
-        return tuple(Tile.parse(text) for text in raw)
-    except ValueError as exc:
-        raise DealError(f"deal.{where}: {exc}") from exc
+        raise DealError(f"deal.{where} must be a list of tiles, got {_short(raw)}")
+    if len(raw) > MAX_DEAL_TILES:
+        raise DealError(f"deal.{where} lists {len(raw)} tiles; a deal's list holds at most "
+                        f"{MAX_DEAL_TILES}")
+    parsed = []
+    for index, text in enumerate(raw):
+        if not isinstance(text, str):
+            raise DealError(f"deal.{where}[{index}] is not a tile: {_short(text)}")
+        try:
+            parsed.append(Tile.parse(text))
+        except ValueError:
+            raise DealError(f"deal.{where}[{index}] is not a tile: {_short(text)}") from None
+    return tuple(parsed)
 
 
 def _widow(raw: Any) -> tuple[int, int] | None:
     if raw is None:
         return None
     if not (isinstance(raw, list) and len(raw) == 2):
-        raise DealError(f"deal.widow must be [x, y] or null, got {raw!r}")
+        raise DealError(f"deal.widow must be [x, y] or null, got {_short(raw)}")
     return raw[0], raw[1]
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: an error names what it refused, briefly."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _few(items: list[str]) -> str:
+    """The first ``LISTED_TILES`` items, then how many more: an error stays short however
+    wrong the deal is."""
+    shown = " ".join(items[:LISTED_TILES])
+    rest = len(items) - LISTED_TILES
+    return shown + (f" ... and {rest} more" if rest > 0 else "")
 
 
 def _counts(tiles: Iterable[Tile]) -> Counter[Tile]:
@@ -115,8 +146,16 @@ def _copies(rules: Rules) -> list[tuple[Tile, ...]]:
     return [rules.tiles.tiles[k::copies] for k in range(copies)]
 
 
-def validate_deal(rules: Rules, deal: Deal) -> None:
-    """Raise DealError, citing the rule, unless the deal fits the variant's setup."""
+def validate_deal(rules: Rules, deal: Deal, hand_sizes: tuple[int, int] | None = None,
+                  plan_label: str = "the match's next hand") -> None:
+    """Raise DealError, citing the rule, unless the deal fits the variant's setup.
+
+    The checks run in the contract's order (spec/protocol.md, "Bad deals"), so the rule cited
+    for a deal wrong in several ways is the first of: the tile set, the hand sizes, one set
+    each, where the remainder goes, the widow, the starter. ``hand_sizes``, for a match's hand,
+    are the sizes its plan deals (``plan_label`` names that hand in the message); otherwise
+    the variant's hand size or its schedule decides.
+    """
     setup = rules.setup
     have, want = _counts(deal.all_tiles()), _counts(rules.tiles.tiles)
     if have != want:
@@ -124,12 +163,16 @@ def validate_deal(rules: Rules, deal: Deal) -> None:
         missing = sorted((want - have).elements())
         raise DealError(
             "the deal's tiles are not the variant's tile set"
-            + (f"; extra: {' '.join(map(str, extra))}" if extra else "")
-            + (f"; missing: {' '.join(map(str, missing))}" if missing else ""),
+            + (f"; extra: {_few([str(t) for t in extra])}" if extra else "")
+            + (f"; missing: {_few([str(t) for t in missing])}" if missing else ""),
             rules.tiles.rule,
         )
     sizes = (len(deal.hands[0]), len(deal.hands[1]))
-    if setup.hand_size is not None:
+    size_rule = setup.deal.rule if setup.hand_size is not None else setup.rule
+    if hand_sizes is not None:
+        if sizes != hand_sizes:
+            raise DealError(f"{plan_label} deals hands of {hand_sizes}, got {sizes}", size_rule)
+    elif setup.hand_size is not None:
         if sizes != (setup.hand_size, setup.hand_size):
             raise DealError(f"hands must hold {setup.hand_size} tiles each, got {sizes}",
                             setup.deal.rule)

@@ -178,7 +178,7 @@ def _placement_problem(state: HandState, mover: int, action: Action) -> Problem 
     wants = "board" if isinstance(table, BoardTable) else "opening" if table.empty else "chain"
     if action.kind != wants:
         if rules.is_board or "board" in (action.kind, wants):
-            return rules.table.rule, f"this table takes a {wants} placement"
+            return rules.table.rule, f"this table takes {_KINDS[wants]}"
         if action.kind == "opening":
             return rules.opening.rule, "the chain is already open"
         return rules.opening.rule, "the first tile is an opening, written as the bare tile"
@@ -209,6 +209,12 @@ def _placement_problem(state: HandState, mover: int, action: Action) -> Problem 
                                    "other parity")
     return None
 
+
+_KINDS = {
+    "board": "a board placement",
+    "opening": "an opening, written as the bare tile",
+    "chain": "a chain placement",
+}
 
 _BOARD_PROBLEMS = {
     "off_board": "both halves must lie on the board",

@@ -174,6 +174,9 @@ class StructuralRules:
     """R-ALL-13: only the player to move acts; draws and the extra tile do not end a turn."""
     hand_over: str
     """R-ALL-14: no action after the hand has ended."""
+    starters: str
+    """R-ALL-04: the lot picks the first starter, then starters alternate across the match;
+    the match, not a deal, names a match hand's starter."""
 
 
 @dataclass(frozen=True)
@@ -309,6 +312,7 @@ PLAYERS = 2
 OWN_TILES_RULE = "R-ALL-12"
 TURN_ORDER_RULE = "R-ALL-13"
 HAND_OVER_RULE = "R-ALL-14"
+STARTERS_RULE = "R-ALL-04"
 """Ids of the structural rules in spec/common.yaml; no variant mechanic carries them."""
 
 
@@ -316,7 +320,7 @@ def _structural() -> StructuralRules:
     """The structural rule ids, checked against spec/common.yaml so that a retired id fails
     when Rules are built, not in an error message much later."""
     defined = {entry.id for entry in common_rules()}
-    wanted = (OWN_TILES_RULE, TURN_ORDER_RULE, HAND_OVER_RULE)
+    wanted = (OWN_TILES_RULE, TURN_ORDER_RULE, HAND_OVER_RULE, STARTERS_RULE)
     missing = [rule_id for rule_id in wanted if rule_id not in defined]
     if missing:
         raise SpecError([SpecProblem("spec/common.yaml", 1, 1, "$.rules",

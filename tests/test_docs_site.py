@@ -161,6 +161,23 @@ def screenshots() -> Path:
     return folder
 
 
+def _open(driver: Any, url: str) -> None:
+    """Load ``url`` and return only once the new document has fully loaded.
+
+    ``driver.get`` can return while the previous document is still the one scripts see (a
+    reload of the page already shown, under load, is reported complete by the old document's
+    ``readyState``). So the document we leave is marked first, and the wait is for a document
+    without the mark whose ``readyState`` is complete: the real page, not a point in time.
+    """
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("window.dkLeaving = true;")
+    driver.get(url)
+    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+        "return window.dkLeaving === undefined && document.readyState === 'complete' && "
+        "location.href.split('#')[0] === arguments[0];", url.split("#")[0]))
+
+
 def _shoot(driver: Any, folder: Path, name: str) -> None:
     """A full-page screenshot: the window is stretched to the page's height first."""
     height = int(driver.execute_script("return document.documentElement.scrollHeight"))
@@ -187,7 +204,7 @@ return Array.from(document.querySelectorAll('article a[href*="#R-"]')).map(funct
 @pytest.mark.parametrize("page", PAGES)
 def test_diagrams_render_and_rule_anchors_resolve(browser: Any, server: str, screenshots: Path,
                                                   page: str) -> None:
-    browser.get(server + page)
+    _open(browser, server + page)
     sizes = browser.execute_script(DIAGRAM_SIZES)
     assert sizes, f"{page} shows no diagram"
     empty = [title for title, width, height in sizes if not (width > 0 and height > 0)]
@@ -204,7 +221,7 @@ def test_diagrams_render_and_rule_anchors_resolve(browser: Any, server: str, scr
         url, _, anchor = href.partition("#")
         targets.setdefault(url, set()).add(anchor)
     for url, wanted in sorted(targets.items()):
-        browser.get(url)
+        _open(browser, url)
         missing = [a for a in sorted(wanted) if not browser.execute_script(
             "return document.getElementById(arguments[0]) !== null", a)]
         assert not missing, f"links from {page} to {url} miss anchors {missing}"
@@ -221,7 +238,7 @@ def test_dark_mode_toggle_switches_the_scheme(browser: Any, server: str,
     def toggle() -> None:
         browser.find_element(By.CSS_SELECTOR, TOGGLE).click()
 
-    browser.get(server + "variants/szczerbak/")
+    _open(browser, server + "variants/szczerbak/")
     before = scheme()
     toggle()
     WebDriverWait(browser, 10).until(lambda _: scheme() != before)
