@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
-from dominokit.conformance.cases import requests
+from dominokit.conformance.cases import bad_requests, requests
 from dominokit.conformance.driver import InProcessEngine, SubprocessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
@@ -86,11 +86,12 @@ def test_a_deal_played_anyway_fails_every_kind_of_bad_deal(tmp_path: Path) -> No
     report = run_suite(InProcessEngine(AcceptsAnyDeal(), AcceptsAnyDeal), cases=cases,
                        report_dir=tmp_path, out=io.StringIO())
     by_id = {r.case_id: r.outcome for r in report.records}
-    # "0-7" and "7-7" cannot be read as tiles, so even this engine refuses those; its foreign
-    # tiles (none in a double-six set) would be played
+    # "0-7" and "7-7" cannot be read as tiles, so even this engine refuses those (a
+    # double-six set has no tile in range the variant lacks); every other bad deal it plays,
+    # a next_hand deal naming the starter the match decides (R-ALL-04) included
     expected_failed = {f"requests/poldomino/{name}" for name in (
         "bad-deal-hand-size", "bad-deal-duplicate-tile", "bad-deal-missing-tile",
-        "bad-deal-tile-in-both-hands", "bad-deal-starter-missing")}
+        "bad-deal-tile-in-both-hands", "bad-deal-starter-given", "bad-deal-starter-missing")}
     assert {cid for cid, o in by_id.items() if o.status == "failed"} == expected_failed
     hand_size = by_id["requests/poldomino/bad-deal-hand-size"]
     assert hand_size.expected == {"error": "bad_request", "rule": "R-POL-01"}
@@ -213,27 +214,33 @@ def test_every_probe_expects_the_code_the_contract_gives(variant: str) -> None:
                 assert probe.expected["seq"] is None
 
 
-@pytest.mark.rule("R-ALL-01", "R-POL-01", "R-SZC-01")
+@pytest.mark.rule("R-ALL-01", "R-POL-01", "R-SZC-01", "R-ALL-04")
 def test_bad_deals_cite_the_rule_they_break() -> None:
     """Worked out from the rules: hand sizes are the setup's (R-POL-01: five each), a tile
     twice is not the double-six set (R-ALL-01), and Szczerbak's widow decides the starter, so
-    a deal naming one breaks its setup (R-SZC-01)."""
+    a deal naming one breaks its setup (R-SZC-01), as a next_hand deal naming one breaks the
+    match's alternation (R-ALL-04)."""
     by_name = {name: {p.expected.get("rule") for p in requests.probes("poldomino", name, 0)}
                for name in ("bad-deal-hand-size", "bad-deal-duplicate-tile")}
     assert by_name == {"bad-deal-hand-size": {"R-POL-01"},
                        "bad-deal-duplicate-tile": {"R-ALL-01"}}
-    given = {p.expected.get("rule")
-             for p in requests.probes("szczerbak", "bad-deal-starter-given", 0)}
-    assert given == {"R-SZC-01"}
+    given = {(p.request.cmd, p.expected.get("rule"))
+             for p in requests.probes("szczerbak", "bad-deal-starter-given", 0)
+             if isinstance(p.request, bad_requests.Request)}
+    # in a match the match names the starter (R-ALL-04), so a next_hand deal may not
+    assert given == {("new_hand", "R-SZC-01"), ("next_hand", "R-ALL-04")}
 
 
 def test_names_that_cannot_apply_are_absent() -> None:
     ids = {case.id for variant in variant_ids() for case in _cases(variant)}
-    # only Szczerbak's widow decides the starter; the others need one in a standalone deal
-    assert "requests/szczerbak/bad-deal-starter-given" in ids
+    # Szczerbak's widow decides the starter, so its standalone deals need none; the others
+    # need one there; in a match the match decides it in every variant
     assert "requests/szczerbak/bad-deal-starter-missing" not in ids
-    assert "requests/poldomino/bad-deal-starter-given" not in ids
     assert "requests/poldomino/bad-deal-starter-missing" in ids
+    assert {p.request.cmd for p in requests.probes("szczerbak", "bad-deal-starter-given", 0)
+            if not isinstance(p.request, bytes)} == {"new_hand", "next_hand"}
+    assert {p.request.cmd for p in requests.probes("poldomino", "bad-deal-starter-given", 0)
+            if not isinstance(p.request, bytes)} == {"next_hand"}
     # Progressive and Szczerbak have no options, so no option value to get wrong
     assert "requests/progressive/unsupported-option-value" not in ids
     assert "requests/pijanowski/unsupported-option-value" in ids

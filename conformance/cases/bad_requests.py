@@ -5,7 +5,7 @@ progress, a match between two hands, a match in the middle of a hand, a match th
 and one request the engine must refuse there. Every deal comes from the variant's own seeded
 deals and every position from hands the reference played, so a probe differs from a good
 request in exactly the way its name says; whether a kind of probe applies to a variant is read
-from its rules (only a variant whose widow decides the starter can be given one wrongly).
+from its rules (only a variant whose standalone hands alternate can lack a starter).
 """
 
 from __future__ import annotations
@@ -263,6 +263,14 @@ def _starter(value: int | None) -> Mutation:
     return mutate
 
 
+def _double_widow(deal: JsonObject) -> str | None:
+    if deal.get("widow") is None:
+        return None
+    pip = deal["widow"][0]
+    deal["widow"] = [pip, pip]
+    return f"the widow is the double {pip}-{pip}"
+
+
 def _foreign_tiles(rules: Rules) -> list[str]:
     """Tiles in the notation's range that the variant's set lacks (Szczerbak's doubles)."""
     have = {str(tile) for tile in rules.tiles.tiles}
@@ -276,38 +284,42 @@ DEAL_MUTATIONS: dict[str, Callable[[Rules], list[Mutation]]] = {
     "bad-deal-missing-tile": lambda rules: [_drop_tile],
     "bad-deal-tile-out-of-range": lambda rules: [
         _out_of_range("0-7", 0), _out_of_range("7-7", 1),
-        *(_out_of_range(text, 0) for text in _foreign_tiles(rules))],
+        *(_out_of_range(text, 0) for text in _foreign_tiles(rules)), _double_widow],
     "bad-deal-tile-in-both-hands": lambda rules: [_in_both_hands],
     "bad-deal-starter-given": lambda rules: (
         [_starter(0), _starter(1)] if rules.setup.starter == "widow" else []),
     "bad-deal-starter-missing": lambda rules: (
         [_starter(None)] if rules.setup.starter == "alternate" else []),
 }
-"""Each kind of bad deal, as the mutations of a real deal that make it (none: not applicable
-to the variant: only a variant whose widow decides the starter refuses a given starter, only one
-whose standalone hands alternate needs one)."""
+"""Each kind of bad deal, as the mutations of a real deal that make it in ``new_hand`` (none
+where the kind cannot occur: only a variant whose widow decides the starter refuses a given
+starter there, only one whose standalone hands alternate needs one)."""
 
-IN_A_MATCH = ("bad-deal-hand-size", "bad-deal-duplicate-tile", "bad-deal-missing-tile",
-              "bad-deal-tile-out-of-range", "bad-deal-tile-in-both-hands")
-"""Bad deals also sent as ``next_hand`` between two hands of a match (the match decides the
-starter, so the starter probes are standalone only)."""
+MATCH_MUTATIONS: dict[str, Callable[[Rules], list[Mutation]]] = {
+    **{name: DEAL_MUTATIONS[name] for name in (
+        "bad-deal-hand-size", "bad-deal-duplicate-tile", "bad-deal-missing-tile",
+        "bad-deal-tile-out-of-range", "bad-deal-tile-in-both-hands")},
+    "bad-deal-starter-given": lambda rules: [_starter(0), _starter(1)],
+}
+"""Bad deals also sent as ``next_hand`` between two hands of a match. There the match decides
+the starter in every variant, so a deal naming one is bad everywhere, and none is missing."""
 
 
 def _bad_deals(variant: str, rules: Rules, seed: int, name: str) -> list[Probe]:
-    mutations = DEAL_MUTATIONS[name](rules)
     out: list[Probe] = []
     standalone = _hand_in_progress(variant, seed)
-    for mutation in mutations:
+    for mutation in DEAL_MUTATIONS[name](rules):
         deal = _base_deal(rules, seed, name)
         how = mutation(deal)
         if how is not None:
             out.append(Probe(f"new_hand with a deal where {how}",
                              _requests_new_hand(variant, deal), standalone))
-    if name in IN_A_MATCH and out:
+    in_a_match = MATCH_MUTATIONS[name](rules) if name in MATCH_MUTATIONS else []
+    if in_a_match:
         between = _match_hands(variant, seed, 1)
         if between.finished:
             raise RuntimeError(f"{variant}: a match ended after its first hand")
-        for mutation in mutations:
+        for mutation in in_a_match:
             deal = _match_deal(rules, between.sizes, seed, name)
             how = mutation(deal)
             if how is not None:
@@ -487,7 +499,8 @@ def applies(variant: str, name: str) -> bool:
     """Whether the case ``name`` has anything to send for ``variant`` (known without building
     its probes)."""
     if name in DEAL_MUTATIONS:
-        return bool(DEAL_MUTATIONS[name](oracle.rules_of(variant, {})))
+        rules = oracle.rules_of(variant, {})
+        return bool(DEAL_MUTATIONS[name](rules) or name in MATCH_MUTATIONS)
     if name == "unsupported-option-value":
         return bool(option_values(variant))
     return True
