@@ -246,3 +246,15 @@ def test_names_that_cannot_apply_are_absent() -> None:
     assert "requests/pijanowski/unsupported-option-value" in ids
     names = {case_id.rsplit("/", 1)[1] for case_id in ids}
     assert names == set(requests.BUILDERS)
+
+
+def test_the_example_engine_passes_every_szczerbak_requests_case(tmp_path: Path) -> None:
+    """The rule book's example engine is written from the contract alone: its refusals must be
+    the contract's, the line that is not JSON included."""
+    example = Path(__file__).resolve().parent.parent / "docs" / "examples" / "szczerbak_engine.py"
+    cases = _cases("szczerbak")
+    with SubprocessEngine([sys.executable, str(example)], timeout=30) as engine:
+        report = run_suite(engine, cases=cases, report_dir=tmp_path, out=io.StringIO())
+    assert report.counts()["passed"] == len(cases), [
+        (r.case_id, r.outcome.message) for r in report.records
+        if r.outcome.status != "passed"]
