@@ -15,12 +15,12 @@ from functools import cache, partial
 from importlib.resources import files
 from typing import Any
 
-import yaml
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases.compare import diff_text
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.reference.yamldoc import load_yaml_data
 
 JsonObject = dict[str, Any]
 
@@ -31,7 +31,7 @@ def positions(variant: str) -> tuple[JsonObject, ...]:
     path = files("dominokit.conformance") / "perft" / f"{variant}.yaml"
     if not path.is_file():
         return ()
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_yaml_data(path)
     if data.get("variant") != variant:
         raise ValueError(f"{path}: variant must be {variant!r}")
     return tuple(data["positions"])

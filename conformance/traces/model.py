@@ -4,7 +4,8 @@ A trace file is data written by people and by the recorder, so every mistake in 
 reported like a compiler error, ``file:line:col: $.path: message``: the YAML is parsed with
 position marks (``dominokit.reference.spec``), validated against ``trace.schema.json``, then
 checked for what a schema cannot say (the id matches the file, the variant, options and rules
-exist). The loaded ``Trace`` remembers the line of every step so replay can point at it.
+exist, every deal can be dealt). The loaded ``Trace`` remembers the line of every step so
+replay can point at it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from dominokit.conformance.traces.deals import trace_deal_problems
 from dominokit.reference import spec
 from dominokit.reference.errors import OptionError, SpecError, SpecProblem
 
@@ -145,6 +147,8 @@ def _semantic_problems(document: spec.YamlDocument, stem: str) -> list[SpecProbl
         loaded.resolve(data["options"])
     except OptionError as error:
         out.append(document.problem(("options",), str(error)))
+    else:
+        out.extend(trace_deal_problems(document))
     for name, value in data["options"].items():
         option = loaded.options.get(name)
         if option is not None and spec.key_text(option.default) == spec.key_text(value):

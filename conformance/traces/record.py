@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dominokit.conformance.atomic import write_text_atomically
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
@@ -26,6 +27,7 @@ from dominokit.conformance.traces.model import (
 from dominokit.conformance.traces.replay import EngineLike, plan_of, reference_engine
 from dominokit.reference import spec
 from dominokit.reference.errors import DominokitError
+from dominokit.reference.yamldoc import read_limited
 
 
 def _record_steps(engine: EngineLike, actions: Sequence[str]) -> list[JsonObject]:
@@ -252,13 +254,13 @@ def regenerate(path: Path | str, *, write: bool = True) -> bool:
     comments are not. With ``write`` False nothing is written (``--check``).
     """
     path = Path(path)
-    old_text = path.read_text(encoding="utf-8")
+    old_text = read_limited(path).decode("utf-8")
     trace = load_trace(path, old_text)
     new_text = dump_trace(rerecord(trace.data), header=leading_comments(old_text))
     if new_text == old_text:
         return False
     if write:
-        path.write_text(new_text, encoding="utf-8")
+        write_text_atomically(path, new_text)
     return True
 
 

@@ -55,7 +55,11 @@ def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
     try:
         if trace.kind == "hand":
             hand = trace.hands[0]
-            engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            try:
+                engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            except EngineRejected as error:
+                out.append(_refused(trace, hand.line, "$.deal", "the deal", error))
+                raise _Stop from None
             _replay_hand(trace, hand, engine, out)
         else:
             _replay_match(trace, engine, out)
