@@ -101,10 +101,14 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
     blame = Blame(rules_of(trace.variant, trace.options))
     where = mismatch.where
     expected, got = mismatch.expected, mismatch.got
-    if ".legal" in where and step is not None:
+    if where.endswith((".legal", ".legal_count")) and step is not None:
         ref = _reference_at(trace, hand, step)
-        want = set(expected) if isinstance(expected, list) else _legal_now(ref)
-        have = set(got) if isinstance(got, list) else _engine_legal(trace, hand, step, engine)
+        # a large legal set is stored as [count, sha256]: no actions to compare, so both sets
+        # are listed afresh
+        listed = where.endswith(".legal")
+        want = set(expected) if listed and isinstance(expected, list) else _legal_now(ref)
+        have = set(got) if listed and isinstance(got, list) else _engine_legal(
+            trace, hand, step, engine)
         return blame.legal(ref, want - have, have - want)
     if ".events" in where:
         return blame.events([expected] if expected else [], [got] if got else [])
