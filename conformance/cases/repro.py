@@ -8,12 +8,14 @@ can re-run exactly the failing hand, and can copy it into their own test suite.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import oracle
+from dominokit.conformance.runner import KitNote
 from dominokit.reference import spec
 
 DESCRIPTION_MAX = 200
@@ -46,7 +48,7 @@ def _description(text: str) -> str:
 
 def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                deal: Mapping[str, Any], actions: Sequence[str], rules: Sequence[str],
-               note: str) -> str:
+               note: str) -> str | None:
     """Write a hand trace: ``deal``, ``actions``, then the reference's first legal action
     until the hand ends (a trace holds a whole hand); returns the path written."""
     state = oracle.replay_actions(variant, options, dict(deal), tuple(actions))
@@ -63,7 +65,7 @@ def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[st
 
 def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                 first_starter: int, hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
-                rules: Sequence[str], note: str) -> str:
+                rules: Sequence[str], note: str) -> str | None:
     """Write a match trace of ``hands`` (deal with starter null, actions; each finishes its
     hand); returns the path written."""
     trace_id, path = repro_path(report_dir, case_id, variant)
@@ -75,7 +77,14 @@ def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[s
     return _write(path, data)
 
 
-def _write(path: Path, data: Mapping[str, Any]) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(traces.dump_trace(data), encoding="utf-8")
+def _write(path: Path, data: Mapping[str, Any]) -> str | None:
+    """The path written, or None (with a note on the case) when it cannot be: a full disk
+    must not turn the engine's failure into an error of the kit."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(traces.dump_trace(data), encoding="utf-8")
+    except OSError as error:
+        warnings.warn(KitNote(f"repro trace not written to {path}: {error.strerror or error}"),
+                      stacklevel=2)
+        return None
     return str(path)
