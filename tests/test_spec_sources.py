@@ -15,6 +15,8 @@ from dominokit.reference.spec import common_rules, load_variant, variant_ids
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 SEEDS = SHARED / "seeds"
 RULINGS = SHARED / "RULINGS.md"
+SHOWN = "../shared"
+"""How a skip names the folder: relative to the repository, the same on every machine."""
 
 
 def _normalised(text: str) -> str:
@@ -28,7 +30,8 @@ def _quotes() -> list[tuple[str, str, str]]:
     return [(e.id, e.source_file, e.quote) for e in entries if e.source_file and e.quote]
 
 
-@pytest.mark.skipif(not SEEDS.is_dir(), reason=f"seed texts not found at {SEEDS}")
+@pytest.mark.skipif(not SEEDS.is_dir(),
+                    reason=f"seed texts not found: {SHOWN}/seeds/ (beside the repository)")
 @pytest.mark.parametrize(("rule_id", "seed", "quote"), _quotes())
 def test_quote_is_verbatim_in_its_seed(rule_id: str, seed: str, quote: str) -> None:
     text = _normalised((SEEDS / seed).read_text(encoding="utf-8"))
@@ -40,7 +43,8 @@ def _rulings_ids() -> list[str]:
     return sorted(set(re.findall(r"^- \*\*(R-[A-Z]{3}-\d{2})\b", text, re.M)))
 
 
-@pytest.mark.skipif(not RULINGS.is_file(), reason=f"RULINGS.md not found at {RULINGS}")
+@pytest.mark.skipif(not RULINGS.is_file(),
+                    reason=f"rulings not found: {SHOWN}/RULINGS.md (beside the repository)")
 def test_every_ruling_is_in_the_spec_as_a_ruling() -> None:
     ids = _rulings_ids()
     assert len(ids) >= 46, ids  # 11 common + 10 + 12 + 7 + 6, as RULINGS.md lists them
