@@ -139,7 +139,7 @@ def _add_conform(commands: Any) -> None:
     output.add_argument("--json", metavar="FILE", help="write the JSON report here")
     output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
     output.add_argument(
-        "--report-dir", default=DEFAULT_REPORT_DIR, metavar="DIR",
+        "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
     )
     output.add_argument("--color", choices=COLOUR_CHOICES, default="auto",

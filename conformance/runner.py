@@ -428,7 +428,11 @@ def _write_reports(report: Report, json_path: str | Path | None,
 
 
 def check_conform_settings(args: argparse.Namespace) -> None:
-    """Refuse, before anything starts, output paths no report can be written to."""
+    """Refuse, before anything starts, output paths no report can be written to.
+
+    ``--report-dir`` is checked only when given: the default is needed only once a case fails,
+    and a repro trace that cannot be written is a note on its case, not a reason to run
+    nothing (a read-only checkout can still be tested)."""
     for option, path, check in (("--json", args.json, settings.writable_file),
                                 ("--junitxml", args.junitxml, settings.writable_file),
                                 ("--report-dir", args.report_dir, settings.writable_dir)):
@@ -471,7 +475,7 @@ def run_conform(args: argparse.Namespace) -> int:
             junit_path=args.junitxml,
             expectations=expectations,
             progress=True,
-            report_dir=args.report_dir,
+            report_dir=args.report_dir or DEFAULT_REPORT_DIR,
             cases=cases,
             err=sys.stderr,
             color=getattr(args, "color_enabled", False),

@@ -122,6 +122,24 @@ def test_a_report_that_cannot_be_written_is_an_error_not_silence(
     assert json.loads(report.read_text())["summary"]["ok"] is True  # the other report is kept
 
 
+@pytest.mark.parametrize(("raised", "status", "said"), [
+    (RuntimeError("a bug"), ExitStatus.INTERNAL_ERROR, "internal error"),
+    (KeyboardInterrupt(), ExitStatus.INTERRUPTED, "interrupted"),
+])
+def test_a_bug_is_3_and_an_interrupt_2_for_any_command(
+    raised: BaseException, status: ExitStatus, said: str,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    from dominokit.reference import play
+
+    def fail(*args: object) -> int:
+        raise raised
+
+    monkeypatch.setattr(play, "run_play_all", fail)
+    assert main(["sample"]) == status
+    assert said in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------------------- what to run
 
 
