@@ -53,20 +53,6 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def _checked(check: Callable[[str], object]) -> Callable[[str], Any]:
-    """An argparse ``type`` from a ``settings`` check: its message, not "invalid value"."""
-    from dominokit.conformance import settings
-
-    def convert(text: str) -> object:
-        try:
-            return check(text)
-        except settings.SettingError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
-
-    convert.__name__ = check.__name__
-    return convert
-
-
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
@@ -96,7 +82,8 @@ def _add_conform(commands: Any) -> None:
     )
     from dominokit.conformance.terminal import COLOUR_CHOICES
 
-    seconds = _checked(settings.seconds)
+    seconds = settings.argument_type(settings.seconds)
+    count = settings.argument_type(settings.count)
     conform = commands.add_parser(
         "conform", help="run the conformance suite against an engine (default: the reference)",
         epilog=EXIT_STATUS_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -112,7 +99,7 @@ def _add_conform(commands: Any) -> None:
     select.add_argument("--list", action="store_true",
                         help="print the selected case ids, one per line, and run nothing")
     select.add_argument(
-        "--examples", type=_checked(lambda text: settings.count(text, 1)),
+        "--examples", type=settings.argument_type(settings.at_least_one),
         default=DEFAULT_EXAMPLES, metavar="N",
         help=f"random games per differential case (default {DEFAULT_EXAMPLES})",
     )
@@ -126,14 +113,14 @@ def _add_conform(commands: Any) -> None:
     limits.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
                         help="stop starting cases after this many seconds (default: none)")
     limits.add_argument(
-        "--max-engine-failures", type=_checked(settings.count),
+        "--max-engine-failures", type=count,
         default=DEFAULT_MAX_ENGINE_FAILURES, metavar="N",
         help="stop after N cases in a row whose engine timed out or crashed "
         f"(default {DEFAULT_MAX_ENGINE_FAILURES}; 0: never)",
     )
     limits.add_argument("-x", "--exitfirst", dest="maxfail", action="store_const", const=1,
                         help="stop after the first failing case (--maxfail 1)")
-    limits.add_argument("--maxfail", type=_checked(settings.count), default=0, metavar="N",
+    limits.add_argument("--maxfail", type=count, default=0, metavar="N",
                         help="stop after N failing cases (default 0: never)")
     output = conform.add_argument_group("reports")
     output.add_argument("--json", metavar="FILE", help="write the JSON report here")

@@ -46,11 +46,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="only cases of this variant")
     group.addoption("--dominokit-only", metavar="GLOB", default=None,
                     help="only cases whose id matches GLOB")
-    group.addoption("--dominokit-examples", metavar="N", type=int, default=DEFAULT_EXAMPLES,
+    group.addoption("--dominokit-examples", metavar="N", default=DEFAULT_EXAMPLES,
+                    type=settings.argument_type(settings.at_least_one),
                     help=f"random hands per differential case (default {DEFAULT_EXAMPLES})")
     group.addoption("--dominokit-seed", metavar="N", type=int, default=0,
                     help="seed of the generated cases (default 0)")
-    group.addoption("--dominokit-timeout", metavar="SECONDS", default=str(DEFAULT_TIMEOUT),
+    group.addoption("--dominokit-timeout", metavar="SECONDS", default=DEFAULT_TIMEOUT,
+                    type=settings.argument_type(settings.seconds),
                     help=f"per-request engine timeout (default {DEFAULT_TIMEOUT:g})")
     group.addoption("--dominokit-expectations", metavar="FILE", default=None,
                     help="known departures (YAML): expected ones xfail, stale ones fail")
@@ -65,10 +67,7 @@ class _Session:
 
     def __init__(self, config: pytest.Config, spec: str) -> None:
         self.spec = spec
-        try:
-            self.timeout = settings.seconds(config.getoption("dominokit_timeout"))
-        except settings.SettingError as error:
-            raise pytest.UsageError(f"--dominokit-timeout: {error}") from None
+        self.timeout: float = config.getoption("dominokit_timeout")
         path = config.getoption("dominokit_expectations")
         try:
             self.expectations = load_expectations(path) if path else Expectations()

@@ -368,7 +368,8 @@ def run_suite(
         for done, case in enumerate(cases):
             stop = ctx.dead or limits.reason()
             if stop is not None:
-                report.stopped = report.stopped or (None if report.error else stop)
+                if report.stopped is None and report.error is None:  # not when it never began
+                    report.stopped = stop
                 report.add(case, Outcome.not_run(stop), 0.0)
                 continue
             terminal.start(done, case.id)

@@ -8,9 +8,12 @@ Each check raises ``SettingError`` with a message that reads after ``--option VA
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from dominokit.reference.errors import DominokitError
 
@@ -74,3 +77,22 @@ def _creatable(folder: Path, given: str | Path) -> None:
         raise SettingError(f"{given}: {existing} is a file, not a directory")
     if not os.access(existing, os.W_OK | os.X_OK):
         raise SettingError(f"{given}: cannot write in {existing}")
+
+
+def argument_type(check: Callable[[str], object]) -> Callable[[str], Any]:
+    """An argparse ``type`` (pytest's options use argparse too) from a check above, so the
+    message is the check's own rather than argparse's "invalid value"."""
+
+    def convert(text: str) -> object:
+        try:
+            return check(text)
+        except SettingError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = getattr(check, "__name__", "value")
+    return convert
+
+
+def at_least_one(text: str) -> int:
+    """A count of at least 1 (``--examples``)."""
+    return count(text, 1)

@@ -67,12 +67,14 @@ def test_a_bad_engine_is_one_usage_error(run: pytest.Pytester, engine: str) -> N
     assert "Traceback" not in text and "dominokit::" not in text
 
 
-@pytest.mark.parametrize("value", ["0", "nan"])
-def test_a_bad_timeout_is_a_usage_error(run: pytest.Pytester, value: str) -> None:
+@pytest.mark.parametrize(("option", "value"), [
+    ("--dominokit-timeout", "0"), ("--dominokit-timeout", "nan"), ("--dominokit-examples", "0"),
+])
+def test_a_bad_value_is_a_usage_error(run: pytest.Pytester, option: str, value: str) -> None:
     result = run.runpytest_subprocess(*_plugin_args(), "--dominokit-engine", REFERENCE,
-                                      f"--dominokit-timeout={value}")
+                                      f"{option}={value}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--dominokit-timeout" in result.stderr.str()
+    assert option in result.stderr.str()
 
 
 def test_timeout_and_expectations_as_the_cli_takes_them(run: pytest.Pytester) -> None:
