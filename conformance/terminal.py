@@ -2,16 +2,19 @@
 
 On a terminal: one progress line redrawn in place, cut to the terminal's width so it never
 wraps. Elsewhere (a CI log, a file): a plain progress line every ``PROGRESS_EVERY`` seconds, so
-a long run is never silent. Either way each case that fails the run is printed in full as soon
-as it is known, and the run ends with the failures again in one list, the slowest cases, the
-counts by variant and by case kind, and the summary line (always last, for scripts to read).
+a long run is never silent, even while one slow case runs (a heartbeat thread asks for it).
+Either way each case that fails the run is printed in full as soon as it is known, and the
+run ends with the failures again in one list, the slowest cases, the counts by variant and by
+case kind, and the summary line (always last, for scripts to read).
 Colour only where it is wanted: ``--color auto`` means a terminal, no ``NO_COLOR``, no dumb TERM.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from typing import Final, Literal, TextIO
@@ -20,6 +23,9 @@ from dominokit.conformance.report import CaseRecord, Report, count_text, format_
 
 PROGRESS_EVERY: Final = 5.0
 """Seconds between plain progress lines when the output is not a terminal."""
+
+HEARTBEAT: Final = 1.0
+"""Seconds between the heartbeat thread's checks for a due progress line."""
 
 BAR_WIDTH: Final = 30
 SLOWEST: Final = 5
@@ -45,12 +51,13 @@ class Terminal:
     """Progress, failures and the end-of-run summary of one run on one stream.
 
     ``err`` gets what stops a run (the engine did not start), so it is seen even when stdout
-    goes to a file; ``clock`` is injectable so the plain progress lines can be tested.
+    goes to a file; ``clock`` is injectable and ``heartbeat`` can be turned off, so the plain
+    progress lines can be tested without a thread.
     """
 
     def __init__(self, stream: TextIO, total: int, progress: bool, *, color: bool = False,
-                 err: TextIO | None = None,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 err: TextIO | None = None, clock: Callable[[], float] = time.monotonic,
+                 heartbeat: bool = True) -> None:
         self.stream = stream
         self.err = err if err is not None else stream
         self.total = total
@@ -61,23 +68,47 @@ class Terminal:
         self.began = clock()
         self._last_line = self.began
         self._failed = 0
+        self._done = 0
+        self._running = ""
         self._drawn = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._heart: threading.Thread | None = None
+        if self.plain and heartbeat:
+            self._heart = threading.Thread(target=self._beat, name="dominokit-progress",
+                                           daemon=True)
+            self._heart.start()
 
     # ------------------------------------------------------------------ while running
 
     def start(self, done: int, case_id: str) -> None:
         """Show that case number ``done`` (from 0) is running."""
+        self._done, self._running = done, case_id
         if self.bar:
             width = _columns() - 1
             filled = BAR_WIDTH * done // max(self.total, 1)
             text = f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done}/{self.total} {case_id}"
             self._write("\r" + text[:width].ljust(width))
             self._drawn = True
-        elif self.plain and self.clock() - self._last_line >= PROGRESS_EVERY:
-            self._last_line = self.clock()
-            elapsed = self._last_line - self.began
-            self._write(f"dominokit conform: {done}/{self.total} cases, {self._failed} failed, "
-                        f"{elapsed:.0f} s elapsed\n")
+        else:
+            self.tick()
+
+    def tick(self) -> None:
+        """Print a plain progress line if one is due (``PROGRESS_EVERY`` since the last)."""
+        if not self.plain or self._stop.is_set():
+            return
+        with self._lock:
+            now = self.clock()
+            if now - self._last_line < PROGRESS_EVERY:
+                return
+            self._last_line = now
+        self._write(f"dominokit conform: {self._done}/{self.total} cases, {self._failed} "
+                    f"failed, {now - self.began:.0f} s elapsed; running {self._running}\n")
+
+    def _beat(self) -> None:
+        while not self._stop.wait(HEARTBEAT):
+            with contextlib.suppress(OSError, ValueError):  # output gone: the run goes on
+                self.tick()
 
     def record(self, record: CaseRecord) -> None:
         """Print a case that fails the run, in full, as soon as it is known."""
@@ -93,6 +124,9 @@ class Terminal:
     def finish(self, report: Report) -> None:
         """Clear the bar; then expected departures, unused expectations, why the run stopped,
         the failures, the slowest cases, the counts by variant and kind, the summary."""
+        self._stop.set()
+        if self._heart is not None:
+            self._heart.join()
         self._clear()
         lines: list[str] = []
         for record in report.records:
@@ -163,8 +197,9 @@ class Terminal:
             self._drawn = False
 
     def _write(self, text: str) -> None:
-        self.stream.write(text)
-        self.stream.flush()
+        with self._lock:
+            self.stream.write(text)
+            self.stream.flush()
 
     def _write_err(self, text: str) -> None:
         self.err.write(text)

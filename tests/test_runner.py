@@ -7,6 +7,7 @@ import io
 import json
 import re
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,7 +23,7 @@ from dominokit.conformance.expectations import (
 )
 from dominokit.conformance.protocol import PROTOCOL_VERSION
 from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import format_outcome
+from dominokit.conformance.report import Report, format_outcome
 from dominokit.conformance.runner import (
     SUITE_VERSION,
     Case,
@@ -513,15 +514,37 @@ def test_without_a_terminal_a_progress_line_comes_every_few_seconds() -> None:
     assert PROGRESS_EVERY == 5.0
     now = [0.0]
     plain = io.StringIO()
-    terminal = Terminal(plain, total=5, progress=True, clock=lambda: now[0])
+    terminal = Terminal(plain, total=5, progress=True, clock=lambda: now[0], heartbeat=False)
     for done in range(5):  # a case every 3 s
         terminal.start(done, f"perft/x/case-{done}")
         now[0] += 3.0
     # at 0, 3: under 5 s since the start; at 6: a line; at 9: 3 s since it; at 12: a line
     assert plain.getvalue().splitlines() == [
-        "dominokit conform: 2/5 cases, 0 failed, 6 s elapsed",
-        "dominokit conform: 4/5 cases, 0 failed, 12 s elapsed",
+        "dominokit conform: 2/5 cases, 0 failed, 6 s elapsed; running perft/x/case-2",
+        "dominokit conform: 4/5 cases, 0 failed, 12 s elapsed; running perft/x/case-4",
     ]
+    now[0] += 1.0  # 16 s, case-4 is slow: 4 s since the last line, nothing due yet
+    terminal.tick()
+    now[0] += 2.0  # 18 s: 6 s since it; the heartbeat's tick prints while the case runs
+    terminal.tick()
+    assert plain.getvalue().splitlines()[2:] == [
+        "dominokit conform: 4/5 cases, 0 failed, 18 s elapsed; running perft/x/case-4"]
+
+
+def test_the_heartbeat_speaks_during_a_slow_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominokit.conformance import terminal as terminal_module
+
+    monkeypatch.setattr(terminal_module, "PROGRESS_EVERY", 0.05)
+    monkeypatch.setattr(terminal_module, "HEARTBEAT", 0.01)
+    plain = io.StringIO()
+    terminal = terminal_module.Terminal(plain, total=1, progress=True)
+    terminal.start(0, "differential/x/slow")
+    deadline = time.monotonic() + 30
+    while "running differential/x/slow" not in plain.getvalue():
+        assert time.monotonic() < deadline, "no heartbeat line"
+        time.sleep(0.01)
+    terminal.finish(Report("1", 1, "e", {}))
+    assert terminal._heart is not None and not terminal._heart.is_alive()
 
 
 def test_colour_only_where_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
