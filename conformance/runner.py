@@ -46,6 +46,7 @@ DEFAULT_EXAMPLES: Final = 25
 DEFAULT_REPORT_DIR: Final = "dominokit-report"
 DEFAULT_TIMEOUT: Final = 10.0
 DEFAULT_MAX_ENGINE_FAILURES: Final = 3
+NEVER_STARTED: Final = "the engine could not be used (the report's error says why)"
 ENGINE_FAILURE_KINDS: Final = frozenset({"timeout", "crash", "startup"})
 """Failure kinds that count towards ``max_engine_failures``: the engine is gone or stuck,
 so more cases would only spend their timeouts on it."""
@@ -365,6 +366,7 @@ def run_suite(
         report.hello = ctx.hello
         if ctx.dead is not None:
             report.error = ctx.dead
+            ctx.dead = NEVER_STARTED  # each case says so in short; the error says why, once
         for done, case in enumerate(cases):
             stop = ctx.dead or limits.reason()
             if stop is not None:

@@ -422,6 +422,9 @@ def test_an_engine_that_will_not_start_is_said_once_with_its_stderr(tmp_path: Pa
                        out=out)
     assert report.error is not None and "did not start" in report.error
     assert {r.outcome.status for r in report.records} == {"not_run"}
+    assert {r.outcome.message for r in report.records} == {
+        "not run: the engine could not be used (the report's error says why)"}
+    assert "fatal: cannot initialise" in report.error
     text = out.getvalue()
     assert text.count("fatal: cannot initialise") == 1
     assert "ERRORED" not in text
