@@ -11,12 +11,14 @@ match state just before the diverging hand, a perft repro holds one position's c
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import oracle
+from dominokit.conformance.runner import KitNote
 from dominokit.reference import spec
 
 DESCRIPTION_MAX = 200
@@ -49,7 +51,7 @@ def _description(text: str) -> str:
 
 def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                deal: Mapping[str, Any], actions: Sequence[str], rules: Sequence[str],
-               note: str) -> str:
+               note: str) -> str | None:
     """Write a hand trace: ``deal``, ``actions``, then the reference's first legal action
     until the hand ends (a trace holds a whole hand), with the whole state stated after
     ``actions`` (where the engine diverged); returns the path written."""
@@ -67,7 +69,7 @@ def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[st
 
 def write_rejection(report_dir: Path, case_id: str, variant: str,
                     options: Mapping[str, object], deal: Mapping[str, Any],
-                    before: Sequence[str], action: str, rule: str, note: str) -> str:
+                    before: Sequence[str], action: str, rule: str, note: str) -> str | None:
     """Write a hand trace that plays ``before`` on ``deal`` and ends with ``action`` as a
     refused step (the reference's error code and rule); returns the path written."""
     trace_id, path = repro_path(report_dir, case_id, variant)
@@ -83,7 +85,7 @@ def write_rejection(report_dir: Path, case_id: str, variant: str,
 def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                 first_starter: int, hands: Sequence[tuple[Mapping[str, Any], Sequence[str]]],
                 rules: Sequence[str], note: str, at_start: bool = False,
-                state_at: int | None = None) -> str:
+                state_at: int | None = None) -> str | None:
     """Write a match trace whose last hand of ``hands`` (deal with starter null, actions;
     each finishes its hand) is the diverging one: the hands before it are only its prelude
     (deals and actions) and the match state they reach (``at_start``: the match diverges
@@ -102,7 +104,7 @@ def write_match(report_dir: Path, case_id: str, variant: str, options: Mapping[s
 
 def write_perft(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                 deal: Mapping[str, Any], actions: Sequence[str], depth: int,
-                divide: Mapping[str, int] | None, rules: Sequence[str], note: str) -> str:
+                divide: Mapping[str, int] | None, rules: Sequence[str], note: str) -> str | None:
     """Write a perft trace: the deal, the prefix ``actions``, the depth and the expected count
     per first action (``divide``; None: counted on the reference); returns the path."""
     trace_id, path = repro_path(report_dir, case_id, variant)
@@ -114,7 +116,14 @@ def write_perft(report_dir: Path, case_id: str, variant: str, options: Mapping[s
     return _write(path, data)
 
 
-def _write(path: Path, data: Mapping[str, Any]) -> str:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(traces.dump_trace(data), encoding="utf-8")
+def _write(path: Path, data: Mapping[str, Any]) -> str | None:
+    """The path written, or None (with a note on the case) when it cannot be: a full disk
+    must not turn the engine's failure into an error of the kit."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(traces.dump_trace(data), encoding="utf-8")
+    except OSError as error:
+        warnings.warn(KitNote(f"repro trace not written to {path}: {error.strerror or error}"),
+                      stacklevel=2)
+        return None
     return str(path)
