@@ -11,8 +11,9 @@ a tiebreak, and a second tiebreak with the roles swapped.
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any
@@ -26,6 +27,7 @@ from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.runner import Case, Context, Outcome
 from dominokit.reference import MatchState, finish_hand, new_match, random_deal, start_hand
 from dominokit.reference.deal import Deal
+from dominokit.reference.rules import Rules
 
 JsonObject = dict[str, Any]
 Pair = tuple[int, int]
@@ -96,11 +98,28 @@ def _level_tiebreak(match: MatchState, points: Pair) -> float:
     return _closing(gap, match.hand_in_stage == len(tiebreak.deals) - 1)
 
 
+def _sweep(match: MatchState, points: Pair) -> float:
+    """Player 0 takes every set (a match won without losing a set)."""
+    if _stage(match) >= 2:
+        return -1.0
+    return float(points[1] - points[0])
+
+
+def _target_of(match: MatchState) -> int:
+    return match.spec.set_target or match.spec.target
+
+
+def _on_target(target: int, totals: Pair) -> bool:
+    """One total is exactly ``target`` and the other below it: only then do "reaches" and
+    "passes" the target decide differently (R-POL-10, R-SZC-07, R-PIJ-10)."""
+    return max(totals) == target and min(totals) < target
+
+
 def _exact_target(match: MatchState, points: Pair) -> float:
-    """A running total lands exactly on the set target or match target."""
-    target = match.spec.set_target or match.spec.target
+    """A running total lands exactly on the set target or match target, the other below."""
+    target = _target_of(match)
     reached = (match.totals[0] + points[0], match.totals[1] + points[1])
-    if target in reached:
+    if _on_target(target, reached):
         return -2.0
     if max(reached) > target:
         return 1e6 + max(reached)
@@ -123,10 +142,12 @@ def scenarios(variant: str) -> dict[str, tuple[Score, Reached]]:
     if spec.kind == "sets":
         out["third-set"] = (_alternate_winners, lambda steps: any(
             after.sets_won == (1, 1) for _, _, after in steps))
+        out["two-nil"] = (_sweep, lambda steps: any(
+            after.finished and min(after.sets_won) == 0 for _, _, after in steps))
     if spec.kind in ("sets", "target"):
         target = spec.set_target or spec.target
         out["exact-target"] = (_exact_target, lambda steps: any(
-            target in (before.totals[0] + p[0], before.totals[1] + p[1])
+            _on_target(target, (before.totals[0] + p[0], before.totals[1] + p[1]))
             for before, p, _ in steps))
     if spec.kind == "rounds" and spec.tiebreak is not None:
         regular = len(spec.rounds)
@@ -153,40 +174,116 @@ def build(variant: str, options_items: tuple[tuple[str, object], ...], name: str
     return scenario
 
 
+Candidate = tuple[JsonObject, oracle.Played]
+"""A hand tried while steering: its deal (starter null) and how the reference played it."""
+
+
+def _candidates(rules: Rules, name: str, seed: str, match: MatchState,
+                index: int) -> Iterator[Candidate]:
+    """The seeded hands the search tries as the match's hand ``index`` (from 0), in order;
+    the same for a given seed whatever the match did before, so they can be tried ahead."""
+    plan = match.plan()
+    assert plan is not None
+    variant, options = rules.variant_id, dict(rules.options)
+    for candidate in range(CANDIDATES):
+        rng = random.Random(f"match:{variant}:{name}:{seed}:{index}:{candidate}")
+        deal = random_deal(rules, rng, hand_sizes=plan.hand_sizes, starter=plan.starter)
+        yield _no_starter(deal), oracle.play(rules, start_hand(match, deal), oracle.uniform,
+                                             rng, variant, options, _no_starter(deal))
+
+
 def _steer(variant: str, options: dict[str, object], name: str, seed: str,
            first_starter: int) -> Scenario:
     """Steer a match on the reference hand by hand: for each hand try seeded deals (played by
     a random policy) and keep the one the scenario scores best; once the goal is met, the
-    rest of the match is played with the first deal tried."""
+    rest of the match is played with the first deal tried. A goal on an exact total also
+    looks a few hands ahead for a run of hands that lands on it (``_landing``)."""
     rules = oracle.rules_of(variant, options)
     score, reached = scenarios(variant).get(name, (_plain, lambda steps: True))
     match = new_match(variant, options, first_starter)
     steps: list[Step] = []
     hands: list[tuple[JsonObject, tuple[str, ...]]] = []
-    while (plan := match.plan()) is not None:
+    pools: dict[int, list[Candidate]] = {}
+    while match.plan() is not None:
         if len(hands) >= MAX_HANDS:
             raise RuntimeError(f"{variant}: match {name!r} not over after {MAX_HANDS} hands")
         steering = score is not _plain and not reached(steps)
-        best: tuple[float, JsonObject, oracle.Played] | None = None
-        work = 0
-        for candidate in range(CANDIDATES if steering else 1):
-            rng = random.Random(f"match:{variant}:{name}:{seed}:{len(hands)}:{candidate}")
-            deal = random_deal(rules, rng, hand_sizes=plan.hand_sizes, starter=plan.starter)
-            played = oracle.play(rules, start_hand(match, deal), oracle.uniform, rng, variant,
-                                 options, _no_starter(deal))
-            value = score(match, played.result.points) if steering else 0.0
-            work += played.work
-            if best is None or value < best[0]:
-                best = (value, _no_starter(deal), played)
-            if value <= 0 or work >= HAND_WORK:
-                break
-        assert best is not None
-        _, deal_json, played = best
+        chosen = None
+        if steering and score is _exact_target:
+            chosen = _landing(rules, name, seed, match, len(hands), steps, pools)
+        if chosen is None:
+            chosen = _best(rules, name, seed, match, len(hands), score if steering else None)
+        deal_json, played = chosen
         after, _ = finish_hand(match, played.result)
         steps.append((match, played.result.points, after))
         hands.append((deal_json, played.actions))
         match = after
     return Scenario(name, first_starter, tuple(hands), reached(steps))
+
+
+def _best(rules: Rules, name: str, seed: str, match: MatchState, index: int,
+          score: Score | None) -> Candidate:
+    """The first candidate ``score`` finds good enough (0 or less), else the best of those
+    tried within the work budget; the first one when there is nothing to steer."""
+    best: tuple[float, Candidate] | None = None
+    work = 0
+    for candidate in _candidates(rules, name, seed, match, index):
+        value = score(match, candidate[1].result.points) if score is not None else 0.0
+        work += candidate[1].work
+        if best is None or value < best[0]:
+            best = (value, candidate)
+        if value <= 0 or work >= HAND_WORK:
+            break
+    assert best is not None
+    return best[1]
+
+
+LOOKAHEAD = 3
+"""Hands an exact-total search looks ahead: one hand rarely scores an exact amount, but some
+run of up to three hands from a few dozen candidates each nearly always adds up to it."""
+POOL = 60
+"""Candidates per hand looked ahead at (fewer when HAND_WORK runs out first)."""
+
+
+def _landing(rules: Rules, name: str, seed: str, match: MatchState, index: int,
+             steps: list[Step], pools: dict[int, list[Candidate]]) -> Candidate | None:
+    """The next hand of the shortest run of at most LOOKAHEAD hands after which one total is
+    exactly on the target and the other below it, with no total reaching the target before;
+    None when no run does or the target is still too far for one (``pools`` caches the
+    candidates of each hand index)."""
+    target = _target_of(match)
+    biggest = max((max(points) for _, points, _ in steps), default=0)
+    if target - max(match.totals) > LOOKAHEAD * biggest:
+        return None
+
+    def pool(ahead: int) -> list[Candidate]:
+        if index + ahead not in pools:
+            later = dataclasses.replace(match, hands_played=match.hands_played + ahead)
+            found: list[Candidate] = []
+            work = 0
+            for candidate in _candidates(rules, name, seed, later, index + ahead):
+                found.append(candidate)
+                work += candidate[1].work
+                if len(found) >= POOL or work >= HAND_WORK:
+                    break
+            pools[index + ahead] = found
+        return pools[index + ahead]
+
+    def run(totals: Pair, ahead: int, left: int) -> Candidate | None:
+        for candidate in pool(ahead):
+            points = candidate[1].result.points
+            after = (totals[0] + points[0], totals[1] + points[1])
+            if left == 1 and _on_target(target, after):
+                return candidate
+            if left > 1 and max(after) < target and run(after, ahead + 1, left - 1):
+                return candidate
+        return None
+
+    for depth in range(1, LOOKAHEAD + 1):
+        first = run(match.totals, 0, depth)
+        if first is not None:
+            return first
+    return None
 
 
 def _no_starter(deal: Deal) -> JsonObject:
