@@ -320,8 +320,8 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
     if not scenario.reached:
         # The search runs on the reference alone, so this is the kit's shortfall: a pass would
         # claim a scenario was checked that never happened.
-        return Outcome("errored", f"the kit's search did not reach {name} with seed "
-                       f"{params.seed}; try another --seed", failure_kind="kit")
+        return Outcome("errored", f"missed: {name}: the kit's search did not reach {name} "
+                       f"with seed {params.seed}; try another --seed", failure_kind="kit")
     blame = Blame(oracle.rules_of(variant, options))
     case_id = f"match/{variant}/{name if name != 'plain' else oracle.options_slug(options)}"
     ref = new_match(variant, options, first_starter)
