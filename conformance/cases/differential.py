@@ -2,9 +2,13 @@
 
 Each case (one per variant and option setting) first replays *searched* hands: deals and play
 found by searching the reference for situations random play rarely reaches, each named by the
-spec (every end condition, a hand nobody wins, every bonus and catch tile, every lake size and
-the smallest region too big to be a lake, both ends of the extra-tile turn, and a hand in which
-each option value changes what happens). Then hypothesis drives random deals (seeded
+spec (every end condition, a hand nobody wins, every bonus and catch tile, a catch in a hand
+ended by each end condition but a domino, a catch tile as one of the loser's last two, a hand
+won by the other player than the one who went out, every lake size and the smallest region too
+big to be a lake, both ends of the extra-tile turn, and a hand in which each option value
+changes what happens). A situation the mixed search misses is searched again with a policy of
+its own, then taken from a constructed hand (``constructed``), so that no seed misses one a
+construction can reach. Then hypothesis drives random deals (seeded
 ``random_deal``) and random legal actions (``sampled_from`` the sorted legal list) through
 both; legal sets, events, states and results are compared at every step. A divergence is shrunk
 by hypothesis and the shrunk hand is written as a trace. ``--examples`` sets the number of
