@@ -22,11 +22,21 @@ from dominokit.conformance.cases import match as match_cases
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
-from dominokit.reference import Tile, variant_ids
+from dominokit.reference import (
+    Deal,
+    MatchState,
+    Tile,
+    apply_action,
+    finish_hand,
+    new_match,
+    start_hand,
+    variant_ids,
+)
 
 from tests.broken.engines import Broken
 from tests.broken.rare import RARE
 
+Pair = tuple[int, int]
 SEEDS = range(10)
 
 
@@ -78,37 +88,51 @@ def test_the_new_scenarios_are_offered_where_the_match_has_them() -> None:
     assert set(match_cases.scenarios("progressive")) == {"tiebreak", "second-tiebreak"}
 
 
+def _replayed(variant: str, name: str) -> list[tuple[MatchState, Pair, MatchState]]:
+    """The seed-0 scenario's hands replayed on the reference: (before, points, after)."""
+    scenario = match_cases.build(variant, (), name, 0, 0)
+    match = new_match(variant, {}, 0)
+    steps = []
+    for deal, actions in scenario.hands:
+        state = start_hand(match, Deal.from_json(deal))
+        for action in actions:
+            state, _ = apply_action(state, action)
+        assert state.result is not None
+        after, _ = finish_hand(match, state.result)
+        steps.append((match, state.result.points, after))
+        match = after
+    assert match.finished
+    return steps
+
+
 @pytest.mark.rule("R-POL-10", "R-SZC-07", "R-PIJ-10")
-@pytest.mark.parametrize("variant", ["poldomino", "szczerbak", "pijanowski"])
-def test_exact_target_lands_one_total_on_the_target_and_the_other_below(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "decides"), [("poldomino", True), ("szczerbak", True),
+                                                  ("pijanowski", False)])
+def test_exact_target_lands_one_total_on_the_target_and_the_other_below(
+    variant: str, decides: bool,
+) -> None:
     """Only then do "reaches" (>=) and "passes" (>) decide differently: Poldomino's set and
     Szczerbak's match are won at 125 and 100 exactly, Pijanowski's match plays on at 500."""
-    scenario = match_cases.build(variant, (), "exact-target", 0, 0)
-    match = match_cases.new_match(variant, {}, 0)
-    target = match.spec.set_target or match.spec.target
+    steps = _replayed(variant, "exact-target")
+    target = {"poldomino": 125, "szczerbak": 100, "pijanowski": 500}[variant]
     landed = []
-    for deal, actions in scenario.hands:
-        plan = match.plan()
-        assert plan is not None
-        state = oracle.replay_actions(variant, {}, {**deal, "starter": plan.starter}, actions)
-        assert state.result is not None
-        before = match.totals
-        match, _ = match_cases.finish_hand(match, state.result)
-        totals = (before[0] + state.result.points[0], before[1] + state.result.points[1])
+    for before, points, after in steps:
+        totals = (before.totals[0] + points[0], before.totals[1] + points[1])
         if max(totals) == target and min(totals) < target:
-            landed.append(match)
+            landed.append((before, after))
     assert landed
-    # At least 125/100 the set or match is won at once; over 500 the match goes on.
-    decided = landed[0].finished or (match.spec.kind == "sets" and landed[0].totals == (0, 0))
-    assert decided is (variant != "pijanowski")
+    before, after = landed[0]
+    decided = after.finished or sum(after.sets_won) > sum(before.sets_won)
+    assert decided is decides
 
 
 @pytest.mark.rule("R-POL-10")
 def test_two_nil_is_a_match_won_without_losing_a_set() -> None:
-    scenario = match_cases.build("poldomino", (), "two-nil", 0, 0)
-    assert scenario.reached
-    record = match_cases.build("poldomino", (), "third-set", 0, 0)
-    assert record.reached
+    steps = _replayed("poldomino", "two-nil")
+    final = steps[-1][2]
+    # Player 0 is steered to take every set: two sets, then the match is over.
+    assert (final.sets_won, final.winner) == ((2, 0), 0)
+    assert max(final.totals) >= 125
 
 
 def test_a_missed_scenario_says_which(monkeypatch: pytest.MonkeyPatch) -> None:

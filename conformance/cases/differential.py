@@ -269,7 +269,8 @@ class Found:
 @cache
 def search(variant: str, options_items: tuple[tuple[str, object], ...], seed: int) -> Found:
     """Play seeded hands on the reference until every target is reached or the work budget
-    is spent; every other hand holds back the tiles pending targets name."""
+    is spent; every other hand holds back the tiles pending targets name. A target still
+    missed is then tried with its own policy and its constructed hand (``_focused``)."""
     options = dict(options_items)
     rules = oracle.rules_of(variant, options)
     sizes = oracle.hand_sizes(rules)

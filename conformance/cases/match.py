@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from dominokit.conformance.cases import Params, oracle
 from dominokit.conformance.cases import repro as repros
@@ -138,27 +138,79 @@ Step = tuple[MatchState, Pair, MatchState]
 Reached = Callable[[list[Step]], bool]
 
 
-def scenarios(variant: str) -> dict[str, tuple[Score, Reached]]:
+class Landing(NamedTuple):
+    """Runs of hands worth looking for from here: how many hands (``depths``, shortest
+    first), what the totals after each hand but the last must satisfy (``passes``), and what
+    they must be after the last (``lands``)."""
+
+    depths: tuple[int, ...]
+    passes: Callable[[Pair], bool]
+    lands: Callable[[Pair], bool]
+
+
+Lookahead = Callable[[MatchState, int], Landing | None]
+"""The runs worth looking for before a hand, given the match and the most points one hand of
+it has given so far (None: steer this hand by its score alone)."""
+
+
+class Goal(NamedTuple):
+    """A scenario: its steering score, the test that says it was reached, and for a goal on
+    an exact total the runs of hands that land on it."""
+
+    score: Score
+    reached: Reached
+    lookahead: Lookahead | None = None
+
+
+LOOKAHEAD = 3
+"""Hands an exact-total search looks ahead: one hand rarely scores an exact amount, but some
+run of up to three hands from a few dozen candidates each nearly always adds up to it."""
+
+
+def _target_landing(match: MatchState, biggest: int) -> Landing | None:
+    """Once the target is within LOOKAHEAD of the biggest hands seen: up to LOOKAHEAD hands
+    that keep both totals below the target, then put one exactly on it."""
+    target = _target_of(match)
+    if target - max(match.totals) > LOOKAHEAD * biggest:
+        return None
+    return Landing(tuple(range(1, LOOKAHEAD + 1)), lambda totals: max(totals) < target,
+                   partial(_on_target, target))
+
+
+def _level_landing(match: MatchState, biggest: int) -> Landing | None:
+    """In the first tiebreak, once at most LOOKAHEAD deals are left: those deals, ending it
+    level (its last deal decides nothing before)."""
+    tiebreak = match.spec.tiebreak
+    if tiebreak is None or len(match.rounds) != len(match.spec.rounds):
+        return None
+    left = len(tiebreak.deals) - match.hand_in_stage
+    if left > LOOKAHEAD:
+        return None
+    return Landing((left,), lambda totals: True, lambda totals: totals[0] == totals[1])
+
+
+def scenarios(variant: str) -> dict[str, Goal]:
     """The scenarios the variant's ``match`` section makes worth searching, each with its
     steering score and a test on the hands played that says the goal was met."""
     spec = oracle.rules_of(variant, {}).match
-    out: dict[str, tuple[Score, Reached]] = {}
+    out: dict[str, Goal] = {}
     if spec.kind == "sets":
-        out["third-set"] = (_alternate_winners, lambda steps: any(
+        out["third-set"] = Goal(_alternate_winners, lambda steps: any(
             after.sets_won == (1, 1) for _, _, after in steps))
-        out["two-nil"] = (_sweep, lambda steps: any(
+        out["two-nil"] = Goal(_sweep, lambda steps: any(
             after.finished and min(after.sets_won) == 0 for _, _, after in steps))
     if spec.kind in ("sets", "target"):
         target = spec.set_target or spec.target
-        out["exact-target"] = (_exact_target, lambda steps: any(
+        out["exact-target"] = Goal(_exact_target, lambda steps: any(
             _on_target(target, (before.totals[0] + p[0], before.totals[1] + p[1]))
-            for before, p, _ in steps))
+            for before, p, _ in steps), _target_landing)
     if spec.kind == "rounds" and spec.tiebreak is not None:
         regular = len(spec.rounds)
-        out["tiebreak"] = (_alternate_winners, lambda steps: any(
+        out["tiebreak"] = Goal(_alternate_winners, lambda steps: any(
             len(after.rounds) >= regular and not after.finished for _, _, after in steps))
-        out["second-tiebreak"] = (_level_tiebreak, lambda steps: any(
-            len(after.rounds) >= regular + 1 and not after.finished for _, _, after in steps))
+        out["second-tiebreak"] = Goal(_level_tiebreak, lambda steps: any(
+            len(after.rounds) >= regular + 1 and not after.finished for _, _, after in steps),
+            _level_landing)
     return out
 
 
@@ -180,6 +232,8 @@ def build(variant: str, options_items: tuple[tuple[str, object], ...], name: str
 
 Candidate = tuple[JsonObject, oracle.Played]
 """A hand tried while steering: its deal (starter null) and how the reference played it."""
+PoolKey = tuple[int, int | None, tuple[int, int]]
+"""A hand index with its plan's starter and hand sizes: what its candidates depend on."""
 
 
 def _candidates(rules: Rules, name: str, seed: str, match: MatchState,
@@ -203,18 +257,20 @@ def _steer(variant: str, options: dict[str, object], name: str, seed: str,
     rest of the match is played with the first deal tried. A goal on an exact total also
     looks a few hands ahead for a run of hands that lands on it (``_landing``)."""
     rules = oracle.rules_of(variant, options)
-    score, reached = scenarios(variant).get(name, (_plain, lambda steps: True))
+    score, reached, lookahead = scenarios(variant).get(name, Goal(_plain, lambda steps: True))
     match = new_match(variant, options, first_starter)
     steps: list[Step] = []
     hands: list[tuple[JsonObject, tuple[str, ...]]] = []
-    pools: dict[int, list[Candidate]] = {}
+    pools: dict[PoolKey, dict[Pair, Candidate]] = {}
     while match.plan() is not None:
         if len(hands) >= MAX_HANDS:
             raise RuntimeError(f"{variant}: match {name!r} not over after {MAX_HANDS} hands")
         steering = score is not _plain and not reached(steps)
         chosen = None
-        if steering and score is _exact_target:
-            chosen = _landing(rules, name, seed, match, len(hands), steps, pools)
+        biggest = max((max(points) for _, points, _ in steps), default=0)
+        landing = lookahead(match, biggest) if steering and lookahead is not None else None
+        if landing is not None:
+            chosen = _landing(rules, name, seed, match, len(hands), landing, pools)
         if chosen is None:
             chosen = _best(rules, name, seed, match, len(hands), score if steering else None)
         deal_json, played = chosen
@@ -242,65 +298,44 @@ def _best(rules: Rules, name: str, seed: str, match: MatchState, index: int,
     return best[1]
 
 
-LOOKAHEAD = 3
-"""Hands an exact-total search looks ahead: one hand rarely scores an exact amount, but some
-run of up to three hands from a few dozen candidates each nearly always adds up to it."""
 POOL = 60
 """Candidates per hand looked ahead at (fewer when HAND_WORK runs out first)."""
 
 
 def _landing(rules: Rules, name: str, seed: str, match: MatchState, index: int,
-             steps: list[Step], pools: dict[int, list[Candidate]]) -> Candidate | None:
-    """The next hand of the shortest run of at most LOOKAHEAD hands after which one total is
-    exactly on the target and the other below it, with no total reaching the target before;
-    None when no run does or the target is still too far for one (``pools`` caches the
-    candidates of each hand index)."""
-    target = _target_of(match)
-    biggest = max((max(points) for _, points, _ in steps), default=0)
-    if target - max(match.totals) > LOOKAHEAD * biggest:
-        return None
+             landing: Landing, pools: dict[PoolKey, dict[Pair, Candidate]]) -> Candidate | None:
+    """The next hand of the shortest run ``landing`` asks for, one candidate per hand; None
+    when no run of the candidates tried does it. ``pools`` caches, by hand index and plan, the
+    first candidate giving each distinct pair of points (only the points matter to a run)."""
 
-    def pool(ahead: int) -> list[Candidate]:
-        if index + ahead not in pools:
-            later = dataclasses.replace(match, hands_played=match.hands_played + ahead)
-            found: list[Candidate] = []
+    def pool(ahead: int) -> dict[Pair, Candidate]:
+        later = dataclasses.replace(match, hands_played=match.hands_played + ahead,
+                                    hand_in_stage=match.hand_in_stage + ahead)
+        plan = later.plan()
+        assert plan is not None
+        key = (index + ahead, plan.starter, plan.hand_sizes)
+        if key not in pools:
+            found: dict[Pair, Candidate] = {}
             work = 0
-            for candidate in _candidates(rules, name, seed, later, index + ahead):
-                found.append(candidate)
+            for tried, candidate in enumerate(
+                    _candidates(rules, name, seed, later, index + ahead), start=1):
+                found.setdefault(candidate[1].result.points, candidate)
                 work += candidate[1].work
-                if len(found) >= POOL or work >= HAND_WORK:
+                if tried >= POOL or work >= HAND_WORK:
                     break
-            pools[index + ahead] = found
-        return pools[index + ahead]
-
-    landings: dict[int, dict[tuple[int, int], list[Candidate]]] = {}
-
-    def landing(totals: Pair, ahead: int) -> Candidate | None:
-        """A candidate of hand ``ahead`` that lands on the target from ``totals``."""
-        if ahead not in landings:
-            by_points = landings.setdefault(ahead, {})
-            for candidate in pool(ahead):
-                for player in (0, 1):
-                    key = (player, candidate[1].result.points[player])
-                    by_points.setdefault(key, []).append(candidate)
-        for player in (0, 1):
-            for candidate in landings[ahead].get((player, target - totals[player]), []):
-                other = totals[1 - player] + candidate[1].result.points[1 - player]
-                if other < target:
-                    return candidate
-        return None
+            pools[key] = found
+        return pools[key]
 
     def run(totals: Pair, ahead: int, left: int) -> Candidate | None:
-        if left == 1:
-            return landing(totals, ahead)
-        for candidate in pool(ahead):
-            points = candidate[1].result.points
+        for points, candidate in pool(ahead).items():
             after = (totals[0] + points[0], totals[1] + points[1])
-            if max(after) < target and run(after, ahead + 1, left - 1):
+            if left == 1 and landing.lands(after):
+                return candidate
+            if left > 1 and landing.passes(after) and run(after, ahead + 1, left - 1):
                 return candidate
         return None
 
-    for depth in range(1, LOOKAHEAD + 1):
+    for depth in landing.depths:
         first = run(match.totals, 0, depth)
         if first is not None:
             return first

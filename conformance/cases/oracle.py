@@ -150,9 +150,8 @@ def low_hand_to_starter(deal: JsonObject, rng: random.Random) -> JsonObject:
     tiles = sorted([*deal["hands"][0], *deal["hands"][1]],
                    key=lambda text: (Tile.parse(text).pips, rng.random()))
     size = len(deal["hands"][starter])
-    hands = [sorted(tiles[size:], key=Tile.parse), sorted(tiles[size:], key=Tile.parse)]
-    hands[starter] = sorted(tiles[:size], key=Tile.parse)
-    return {**deal, "hands": hands}
+    low, high = sorted(tiles[:size], key=Tile.parse), sorted(tiles[size:], key=Tile.parse)
+    return {**deal, "hands": [low, high] if starter == 0 else [high, low]}
 
 
 @dataclass(frozen=True)
