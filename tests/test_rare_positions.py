@@ -210,3 +210,16 @@ def test_poldomino_search_reaches_every_catch_target(options: dict[str, object])
     assert {"catch-block", "catch-mutual-pass", "catch-0-0-of-two",
             "catch-6-6-of-two"} <= names
     assert not found.missed
+
+
+def test_trail_lays_every_tile_end_to_end_or_says_it_cannot() -> None:
+    tiles = [Tile(0, 1), Tile(1, 2), Tile(0, 2), Tile(2, 2)]
+    laid = constructed.trail(tiles, 0)
+    assert laid is not None and sorted(laid) == sorted(tiles)
+    pip = 0
+    for tile in laid:
+        assert pip in (tile.low, tile.high)
+        pip = tile.other(pip)
+    assert pip == 0
+    # [0|1] and [1|2] leave 0 and 2 as odd ends: no circuit.
+    assert constructed.trail([Tile(0, 1), Tile(1, 2)], 0) is None

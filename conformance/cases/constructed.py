@@ -13,7 +13,7 @@ line (no free draw, no pass at will, a board) gets None, never an error.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,12 +38,13 @@ def trail(tiles: Sequence[Tile], start: int) -> list[Tile] | None:
     pip ``start`` and the last ending there (an Euler circuit, Hierholzer's algorithm); None
     when the tiles make no such circuit."""
     edges: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    degree: Counter[int] = Counter()
     for index, tile in enumerate(tiles):
+        degree.update((tile.low, tile.high))
         edges[tile.low].append((tile.high, index))
         if not tile.is_double:
             edges[tile.high].append((tile.low, index))
-    if any(sum(2 if t.is_double and t.low == pip else 1 for t in tiles if pip in (t.low, t.high))
-           % 2 for pip in edges):
+    if any(count % 2 for count in degree.values()):
         return None
     used = [False] * len(tiles)
     stack: list[tuple[int, int | None]] = [(start, None)]
