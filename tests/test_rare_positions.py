@@ -194,13 +194,19 @@ def test_no_construction_where_the_rules_allow_none() -> None:
     assert constructed.caught_in_block(oracle.rules_of("szczerbak", {}), Tile(0, 1)) is None
 
 
-@pytest.mark.rule("R-PIJ-09")
-@pytest.mark.parametrize("options", [{}, {"lake_rule": "newly_enclosed"}])
-def test_a_lost_domino_is_found_for_every_seed(options: dict[str, object]) -> None:
-    target = _target("pijanowski", options, "domino-lost")
-    missed = [seed for seed in SEEDS
-              if differential._focused("pijanowski", options, seed, target, False) is None]
-    assert not missed, f"domino-lost missed with seeds {missed}"
+@pytest.mark.rule("R-PIJ-09", "R-PIJ-08")
+def test_a_lost_domino_is_found_for_every_seed() -> None:
+    missed = {}
+    for seed in SEEDS:
+        found = differential.search("pijanowski", (), seed)
+        if {"end-domino", "domino-lost"} & set(found.missed):
+            missed[seed] = found.missed
+    assert not missed
+    played = next(hand for hand, names in differential.search("pijanowski", (), 0).hands
+                  if "domino-lost" in names)
+    out = next(p for p in (0, 1) if not played.final.hands[p])
+    # R-PIJ-09: the higher hand score wins, and the player who went out has the lower one.
+    assert played.result.reason == "domino" and played.result.winner == 1 - out
 
 
 @pytest.mark.parametrize("options", [{}, {"catch_penalty_to": "loser"}])

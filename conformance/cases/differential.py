@@ -98,7 +98,8 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
     """The situations the spec names for this variant and options (see the module doc)."""
     rules = oracle.rules_of(variant, options)
     out = [Target(f"end-{oracle.slug(end.condition)}", (end.rule,),
-                  partial(_reason_is, end.condition)) for end in rules.end]
+                  partial(_reason_is, end.condition), **_heading_for(end.condition))
+           for end in rules.end]
     out.append(Target("no-winner", (rules.winner.rule,), _no_winner))
     for term in rules.terms:
         for tile, value in term.tiles:
@@ -109,8 +110,8 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
     domino = next((end for end in rules.end if end.condition == "domino"), None)
     if domino is not None and rules.winner.policy != "domino_or_fewer_pips":
         out.append(Target("domino-lost", (rules.winner.rule, domino.rule), _out_but_lost,
-                          policy=oracle.starter_plays_low, redeal=oracle.low_hand_to_starter,
-                          after=f"end-{oracle.slug(domino.condition)}"))
+                          after=f"end-{oracle.slug(domino.condition)}",
+                          **_heading_for(domino.condition)))
     if rules.lakes is not None:
         biggest = rules.lakes.max_cells
         out.extend(Target(f"lake-{size}", (rules.lakes.rule,), partial(_lake_of, size))
@@ -119,7 +120,8 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
                           partial(_region_of, biggest + 1)))
     if rules.extra_tile is not None:
         out.append(Target("extra-tile-placed", (rules.extra_tile.rule,), _extra_placed))
-        out.append(Target("extra-tile-stop", (rules.extra_tile.rule,), _extra_stopped))
+        out.append(Target("extra-tile-stop", (rules.extra_tile.rule,), _extra_stopped,
+                          policy=oracle.by_kind))
     sample = Deal.from_json(oracle.deal_json(rules, 0))
     for name, spec in load_variant(variant).options.items():
         for choice in spec.values:
@@ -132,6 +134,14 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
                 out.append(Target(f"option-{oracle.slug(name)}-{oracle.slug(str(choice))}",
                                   (spec.rule,), partial(_differs_under, other)))
     return out
+
+
+def _heading_for(condition: str) -> dict[str, Any]:
+    """The focused policy (and deal) for hands ending by ``condition``: a domino comes
+    soonest when the starter holds and plays the smallest tiles (no focus for the others)."""
+    if condition != "domino":
+        return {}
+    return {"policy": oracle.starter_plays_low, "redeal": oracle.low_hand_to_starter}
 
 
 CATCH = "catch"
@@ -294,9 +304,11 @@ def search(variant: str, options_items: tuple[tuple[str, object], ...], seed: in
             hits[len(played_hands)] = [t.name for t in reached]
             played_hands.append(played)
             pending = [t for t in pending if t not in reached]
-    waiting = {t.name for t in pending}
     for target in [t for t in pending if t.policy is not None or t.built is not None]:
-        played_or_none = _focused(variant, options, seed, target, target.after in waiting)
+        if target not in pending:
+            continue
+        hopeless = target.after in {t.name for t in pending}
+        played_or_none = _focused(variant, options, seed, target, hopeless)
         if played_or_none is not None:
             reached = [t for t in pending if t.hit(played_or_none)]
             hits[len(played_hands)] = [t.name for t in reached]
