@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from dominokit.conformance.cases import Params, constructed, differential, oracle
 from dominokit.conformance.cases import match as match_cases
+from dominokit.conformance.cases.compare import Blame
+from dominokit.conformance.cases.drive import scripted, standalone
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
@@ -34,7 +36,7 @@ from dominokit.reference import (
 )
 
 from tests.broken.engines import Broken
-from tests.broken.rare import RARE
+from tests.broken.rare import RARE, PoldominoCatchOnlyOnDomino
 
 Pair = tuple[int, int]
 SEEDS = range(10)
@@ -229,3 +231,20 @@ def test_trail_lays_every_tile_end_to_end_or_says_it_cannot() -> None:
     assert pip == 0
     # [0|1] and [1|2] leave 0 and 2 as odd ends: no circuit.
     assert constructed.trail([Tile(0, 1), Tile(1, 2)], 0) is None
+
+
+@pytest.mark.rule("R-POL-09", "R-ALL-05", "R-POL-05")
+@pytest.mark.parametrize("options", [{}, {"catch_penalty_to": "loser"}])
+@pytest.mark.parametrize("name", ["catch-block", "catch-mutual-pass"])
+def test_each_catch_without_a_domino_alone_catches_a_catch_paid_only_on_domino(
+    name: str, options: dict[str, object],
+) -> None:
+    found = differential.search("poldomino", tuple(sorted(options.items())), 0)
+    played = next(hand for hand, names in found.hands if name in names)
+    blame = Blame(oracle.rules_of("poldomino", options))
+    for engine, diverges in ((PoldominoCatchOnlyOnDomino, True), (ReferenceEngine, False)):
+        run = standalone(InProcessEngine(engine(), engine), "poldomino", options, played.deal,
+                         scripted(played.actions), blame)
+        assert (run.divergence is not None) is diverges
+        if diverges:
+            assert run.divergence is not None and "R-POL-09" in run.divergence.rules
