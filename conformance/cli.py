@@ -105,7 +105,7 @@ def _add_perft_parser(commands: argparse._SubParsersAction[argparse.ArgumentPars
     perft = commands.add_parser(
         "perft", help="count action sequences from a position; --record adds it to the suite"
     )
-    perft.add_argument("variant", help="variant id, e.g. classic_block")
+    perft.add_argument("variant", help="variant id, e.g. szczerbak")
     perft.add_argument("--deal", required=True, metavar="FILE", help="deal as JSON")
     perft.add_argument("--depth", required=True, type=int, metavar="N")
     perft.add_argument("--divide", action="store_true", help="also print the count per first "
