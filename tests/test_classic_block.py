@@ -148,3 +148,31 @@ def test_expected_result_by_hand() -> None:
         "winner": None, "reason": "block", "points": [0, 0], "pips": [3, 3]}
     out = ((), (tile("4-4"),))
     assert expected_result(out, "both_totals")["points"] == [8, 0]
+
+
+def test_the_site_lists_every_game_from_the_spec() -> None:
+    from dominokit.conformance.rulebook import Book, fill_markers, games_nav
+
+    book = Book.load()
+    ids = [v.id for v in book.variants]
+    assert VARIANT in ids
+    nav_pages = [next(iter(e.values())) if isinstance(e, dict) else e for e in games_nav(book)]
+    assert [f"variants/{v}.md" for v in ids] == [
+        p for p in nav_pages if p.removesuffix(".md").removeprefix("variants/") in ids]
+    home = fill_markers(book, "index.md", (REPO / "docs" / "index.md").read_text("utf-8"))
+    prefixes = fill_markers(book, "contributing/rule-ids.md",
+                            (REPO / "docs" / "contributing" / "rule-ids.md").read_text("utf-8"))
+    for variant_id in ids:
+        assert f"](variants/{variant_id}.md)" in home, variant_id
+        assert f"](../variants/{variant_id}.md)" in prefixes, variant_id
+    assert "| `R-CLB` |" in prefixes
+    for page in ("index.md", "contributing/variants.md", "contributing/rule-ids.md"):
+        assert "four games" not in (REPO / "docs" / page).read_text("utf-8"), page
+    assert "four games" not in (REPO / "mkdocs.yml").read_text("utf-8")
+
+
+def test_a_game_without_seed_traces_gets_a_worked_example() -> None:
+    from dominokit.conformance.rulebook import Book
+
+    examples = Book.load().examples_of(VARIANT)
+    assert [t.id for t in examples] == [f"{VARIANT}/blocked-both-totals"]
