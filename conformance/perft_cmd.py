@@ -12,6 +12,7 @@ which is what makes them expectations rather than a copy of the reference's answ
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,12 @@ from dominokit.reference.errors import DominokitError
 from dominokit.reference.state import HandState
 
 JsonObject = dict[str, Any]
+
+MAX_DEPTH = 10
+"""Deepest count the command computes: the tree grows exponentially, and a count that would
+run for hours is refused at once rather than left to look like a hang."""
+NAME = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
+"""A position name: lowercase letters and digits in dash-separated words (it is in case ids)."""
 
 HEADER = """\
 # Perft counts (R-ALL-11) for {variant}: sequences of `depth` legal actions from a position;
@@ -73,7 +80,10 @@ def position(variant: str, options: Mapping[str, object], deal: Mapping[str, Any
     for index, action in enumerate(actions):
         if state.result is not None:
             raise DominokitError(f"action {index} ({action!r}): the hand is already over")
-        state, _ = apply_action(state, action)
+        try:
+            state, _ = apply_action(state, action)
+        except DominokitError as error:
+            raise DominokitError(f"action {index} ({action!r}): {error}") from None
     if state.result is not None:
         raise DominokitError("the hand is over at this position: there is nothing to count")
     return state
@@ -136,7 +146,9 @@ def record(path: Path, variant: str, entry: JsonObject) -> str:
     else:
         data = {"variant": variant, "positions": []}
         header = HEADER.format(variant=variant)
-    positions: list[JsonObject] = list(data.get("positions") or [])
+    positions = data.get("positions") or []
+    if not isinstance(positions, list) or not all(isinstance(p, dict) for p in positions):
+        raise DominokitError(f"{path}: `positions` must be a list of positions")
     names = [p.get("name") for p in positions]
     verb = "updated" if entry["name"] in names else "added"
     if verb == "updated":
@@ -145,7 +157,10 @@ def record(path: Path, variant: str, entry: JsonObject) -> str:
         positions.append(entry)
     body = yaml.safe_dump({"variant": variant, "positions": positions}, sort_keys=False,
                           default_flow_style=None, width=100, allow_unicode=True)
-    path.write_text(header + body, encoding="utf-8")
+    try:
+        path.write_text(header + body, encoding="utf-8")
+    except OSError as error:
+        raise DominokitError(f"{path}: {error.strerror or error}") from None
     return verb
 
 
@@ -154,8 +169,11 @@ def run_perft(variant: str, deal_file: str, depth: int, *, show_divide: bool = F
               record_file: str | None = None, name: str | None = None,
               description: str = "", rules: str = "") -> int:
     """``dominokit perft``: print the count (and the divide), and record it if asked."""
-    if depth < 1:
-        raise DominokitError(f"--depth must be 1 or more, got {depth}")
+    if not 1 <= depth <= MAX_DEPTH:
+        raise DominokitError(f"--depth must be between 1 and {MAX_DEPTH}, got {depth}")
+    if record_file is not None and not (name and NAME.fullmatch(name)):
+        raise DominokitError("--record needs --name NAME: lowercase letters, digits and "
+                             f"dashes (got {name!r})")
     options = chosen_options(variant, _options_from(option_pairs))
     deal = _read_deal(Path(deal_file))
     path = actions.split()
@@ -165,10 +183,8 @@ def run_perft(variant: str, deal_file: str, depth: int, *, show_divide: bool = F
             print(f"{action}: {count}")
     total = perft(state, depth)
     print(f"perft({depth}) = {total}")
-    if record_file is None:
+    if record_file is None or name is None:
         return 0
-    if not name:
-        raise DominokitError("--record needs --name: the position's name in the file")
     rule_ids = [r.strip() for r in rules.split(",") if r.strip()] or ["R-ALL-11"]
     entry: JsonObject = {
         "name": name,
