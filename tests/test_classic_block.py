@@ -176,3 +176,46 @@ def test_a_game_without_seed_traces_gets_a_worked_example() -> None:
 
     examples = Book.load().examples_of(VARIANT)
     assert [t.id for t in examples] == [f"{VARIANT}/blocked-both-totals"]
+
+
+SPEC_FILE = REPO / "spec" / "variants" / f"{VARIANT}.yaml"
+PUBLISHED = """    title: Block Dominoes Game Rules
+    publisher: onlinedominogames.com
+    url: https://onlinedominogames.com/block-dominoes
+"""
+
+
+def _planted(tmp_path: Path, old: str, new: str) -> list[str]:
+    from dominokit.reference.spec import check_variant_file
+
+    text = SPEC_FILE.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / f"{VARIANT}.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return [f"{p.line}: {p.path}: {p.message}" for p in check_variant_file(path)]
+
+
+def test_a_published_source_and_a_seed_file_are_both_valid_sources(tmp_path: Path) -> None:
+    assert _planted(tmp_path, "    url: https://onlinedominogames.com/block-dominoes\n",
+                    "    url: https://onlinedominogames.com/block-dominoes\n"
+                    "    quote: Block Dominoes Game Rules\n") == []
+    seed = _planted(tmp_path, "  source:\n" + PUBLISHED, "  source: szczerbak.pl.txt\n")
+    assert seed == []
+
+
+@pytest.mark.parametrize(("old", "new", "where"), [
+    ("  source:\n" + PUBLISHED, "  source: classic.txt\n", "$.metadata.source"),
+    ("    url: https://onlinedominogames.com/block-dominoes\n", "", "$.metadata.source"),
+    ("    publisher: onlinedominogames.com\n", "", "$.metadata.source"),
+    ("      url: https://learnplaywin.net/dominoes-rules-block/\n", "",
+     "$.rules[0].source"),
+    ("      url: https://learnplaywin.net/dominoes-rules-block/\n",
+     "      url: https://learnplaywin.net/dominoes-rules-block/\n"
+     "      file: szczerbak.pl.txt\n", "$.rules[0].source"),
+    ("      url: https://learnplaywin.net/dominoes-rules-block/\n",
+     "      url: not a url\n", "$.rules[0].source.url"),
+])
+def test_a_bad_source_is_reported_where_it_is(tmp_path: Path, old: str, new: str,
+                                              where: str) -> None:
+    problems = _planted(tmp_path, old, new)
+    assert problems and all(where in p for p in problems), problems

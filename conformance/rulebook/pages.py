@@ -38,8 +38,9 @@ def _source_words(source: str | dict[str, str]) -> str:
     """The variant's source: a seed text by file name, or a published text with its link."""
     if isinstance(source, str):
         return f"the Polish text {code(source)}"
-    return (f"[*{md(source['title'])}*]({source['url']}), published by "
-            f"{md(source['publisher'])}")
+    words = (f"[*{md(source['title'])}*]({source['url']}), published by "
+             f"{md(source['publisher'])}")
+    return words + (f": \"{md(source['quote'])}\"" if source.get("quote") else "")
 
 
 def variant_markdown(book: Book, variant: Variant) -> str:
