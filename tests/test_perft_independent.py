@@ -41,6 +41,16 @@ class Game:
     cols: int = 0
 
 
+KNOWN_POLICIES = {
+    "opening": {"any_tile", "widow", "anywhere"},
+    "matching": {"equal_halves", "board_contacts"},
+    "parity": {"none", "opposite_or_blank"},
+    "draw": {"none", "free", "until_fit"},
+    "pass": {"always", "when_stuck"},
+}
+"""The policy values of the spec vocabulary this generator implements on its own."""
+
+
 def _spec_file(variant: str) -> dict[str, Any]:
     path = files("dominokit.spec") / "variants" / f"{variant}.yaml"
     data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -81,6 +91,13 @@ def game_for(variant: str, options: dict[str, Any]) -> Game:
     file (hand sizes and scoring change only the deal and the result, not the tree)."""
     data = _resolved(_spec_file(variant), options)
     table, turn = data["components"]["table"], data["turn"]
+    for mechanic, known in KNOWN_POLICIES.items():
+        policy = turn[mechanic]["policy"]
+        assert policy in known, (
+            f"{variant}: {mechanic} policy {policy!r} is not implemented by this generator; "
+            "a new mechanic needs its independent version here")
+    ends = [e["condition"] for e in data["end"]]
+    assert set(ends) <= {"domino", "block", "mutual_pass"}, ends
     mutual = [e["turns"] for e in data["end"] if e["condition"] == "mutual_pass"]
     extra = turn.get("extra_tile")
     board = table["kind"] == "board"
