@@ -21,8 +21,8 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from dominokit.reference.errors import DominokitError
+from dominokit.reference.yamldoc import NO_DOCUMENT, load_yaml_with_marks, read_limited
 
 EXPECTABLE = ("failed", "errored", "not_applicable")
 """Statuses an entry may expect (expecting "passed" is what no entry means)."""
@@ -95,42 +95,48 @@ class Expectations:
         return [e for e in self.entries if not any(e.matches(i) for i in case_ids)]
 
 
-def parse_expectations(text: str, source: str = "<expectations>") -> Expectations:
-    """Read the YAML text of an expectations file; ExpectationsError says where it is wrong."""
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError as error:
-        raise ExpectationsError(f"{source}: not valid YAML: {error}") from None
-    if root is None:
-        return Expectations((), source)
-    if not isinstance(root, yaml.SequenceNode):
-        raise ExpectationsError(f"{source}:{root.start_mark.line + 1}: expected a list of entries")
-    return Expectations(tuple(_entry(node, source) for node in root.value), source)
+def parse_expectations(text: str | bytes, source: str = "<expectations>") -> Expectations:
+    """Read the YAML text of an expectations file; ExpectationsError says where it is wrong.
+
+    The text goes through the kit's one YAML reader, so the same limits hold as for every file
+    the kit reads (size, node count, no anchors or aliases); an empty file expects nothing.
+    """
+    document = load_yaml_with_marks(text, source)
+    if document.problems:
+        if [p.message for p in document.problems] == [NO_DOCUMENT]:
+            return Expectations((), source)
+        first, *others = document.problems
+        more = f" (and {len(others)} more problem(s))" if others else ""
+        raise ExpectationsError(f"{first}{more}")
+    if not isinstance(document.data, list):
+        line = document.position(())[0]
+        raise ExpectationsError(f"{source}:{line}: expected a list of entries")
+    return Expectations(tuple(_entry(entry, source, document.position((index,))[0])
+                              for index, entry in enumerate(document.data)), source)
 
 
 def load_expectations(path: str | Path) -> Expectations:
-    """Read an expectations file."""
+    """Read an expectations file (a usage error when it cannot be read or is over the limit)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = read_limited(Path(path))
     except OSError as error:
-        raise ExpectationsError(f"cannot read expectations file {path}: {error}") from None
-    return parse_expectations(text, str(path))
+        raise ExpectationsError(f"cannot read expectations file {path}: "
+                                f"{error.strerror or error}") from None
+    return parse_expectations(raw, str(path))
 
 
-def _entry(node: yaml.Node, source: str) -> Expectation:
-    line = node.start_mark.line + 1
+def _entry(data: object, source: str, line: int) -> Expectation:
     where = f"{source}:{line}"
-    if not isinstance(node, yaml.MappingNode):
+    if not isinstance(data, dict):
         raise ExpectationsError(f"{where}: an entry is a mapping {{GLOB: STATUS, reason: ...}}")
-    data = yaml.safe_load(yaml.serialize(node))
-    if not isinstance(data, dict):  # pragma: no cover - a mapping node loads as a dict
-        raise ExpectationsError(f"{where}: an entry is a mapping")
+    data = dict(data)
     reason = data.pop("reason", None)
     if not isinstance(reason, str) or not reason.strip():
         raise ExpectationsError(f"{where}: every entry needs a reason (a non-empty string)")
     if len(data) != 1:
         raise ExpectationsError(
-            f"{where}: an entry maps exactly one case-id glob to a status, got {sorted(data)}"
+            f"{where}: an entry maps exactly one case-id glob to a status, "
+            f"got {sorted(map(str, data))}"
         )
     ((glob, status),) = data.items()
     if not isinstance(glob, str) or not glob:

@@ -208,7 +208,7 @@ def _parse_deal(deal: Mapping[str, Any]) -> Deal:
     try:
         return Deal.from_json(deal)
     except DealError as error:
-        raise EngineRejected("bad_request", f"malformed deal: {error}", error.rule) from None
+        raise EngineRejected("bad_request", f"malformed deal: {error.reason}", error.rule) from None
     except (ValueError, KeyError, TypeError) as error:
         raise EngineRejected("bad_request", f"malformed deal: {error!r}") from None
 
@@ -224,6 +224,6 @@ def _refusals() -> Iterator[None]:
     except NotationError as error:
         raise EngineRejected("bad_request", str(error)) from None
     except DealError as error:
-        raise EngineRejected("bad_request", str(error), error.rule) from None
+        raise EngineRejected("bad_request", error.reason, error.rule) from None
     except OptionError as error:
         raise EngineRejected("unsupported", str(error)) from None

@@ -4,18 +4,23 @@ The JSON report is the record a CI job keeps: the suite and protocol versions, t
 hello, when the run started and finished, summary counts, and one record per case with its
 status, the first divergent step, expected and actual values, a diff, the rule ids involved and
 the path of a minimal reproducing trace. Its keys only grow (new keys may be added in a minor
-suite version, none are renamed or removed). JUnit XML is for CI dashboards; the terminal gets
-a progress bar, each failure in full as it happens, and a one-line summary.
+suite version, none are renamed or removed). JUnit XML is for CI dashboards; the terminal's
+output is ``terminal.Terminal``'s. Reports are written whole or not at all (a temporary file
+renamed over the target), so a crash or a full disk never leaves half a report.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import os
+import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 from dominokit.conformance.expectations import Expectations, Judgement
 
@@ -26,7 +31,8 @@ if TYPE_CHECKING:
 DIFF_LINES_SHOWN = 80
 """Diff lines printed per failure on the terminal (the JSON report keeps all of them)."""
 
-BAR_WIDTH = 30
+STATUS_KEYS = ("passed", "failed", "errored", "not_applicable", "not_run")
+"""The statuses a case can end in, in the order the summaries give them."""
 
 
 @dataclass(frozen=True)
@@ -88,9 +94,14 @@ class Report:
     started: datetime = field(default_factory=_now)
     finished: datetime | None = None
     interrupted: bool = False
+    stopped: str | None = None
+    """Why the run stopped before its last case (budget, engine failures, --maxfail); the
+    cases after that point are recorded as ``not_run`` with the same reason."""
     error: str | None = None
     records: list[CaseRecord] = field(default_factory=list)
     unused_expectations: list[str] = field(default_factory=list)
+    write_errors: list[str] = field(default_factory=list)
+    """Reports that could not be written (the run keeps its verdict; the CLI exits 4)."""
 
     def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
         """Record one case's outcome, judged against the expectations."""
@@ -104,15 +115,25 @@ class Report:
         self.finished = _now()
         self.unused_expectations = [e.glob for e in self.expectations.unused(case_ids)]
 
-    def counts(self) -> dict[str, int]:
-        """Cases per status, plus per verdict (expected, unexpected, stale)."""
-        out = {"total": len(self.records), "passed": 0, "failed": 0, "errored": 0,
-               "not_applicable": 0, "expected": 0, "unexpected": 0, "stale": 0}
-        for record in self.records:
+    def counts(self, records: list[CaseRecord] | None = None) -> dict[str, int]:
+        """Cases per status, plus per verdict (expected, unexpected, stale), of ``records``
+        (default: all)."""
+        chosen = self.records if records is None else records
+        out = {"total": len(chosen), **dict.fromkeys(STATUS_KEYS, 0),
+               "expected": 0, "unexpected": 0, "stale": 0}
+        for record in chosen:
             out[record.outcome.status] += 1
             if record.judgement.verdict != "ok":
                 out[record.judgement.verdict] += 1
         return out
+
+    def counts_by(self, key: str) -> dict[str, dict[str, int]]:
+        """``counts`` per variant (``key="variant"``) or per case kind (``key="kind"``), in
+        the order they first ran."""
+        groups: dict[str, list[CaseRecord]] = {}
+        for record in self.records:
+            groups.setdefault(getattr(record, key), []).append(record)
+        return {name: self.counts(group) for name, group in groups.items()}
 
     @property
     def ok(self) -> bool:
@@ -128,8 +149,7 @@ class Report:
     def summary_line(self) -> str:
         """``dominokit conform: 812 passed, 0 failed, 0 errored, 12 not applicable (...)``."""
         c = self.counts()
-        line = (f"dominokit conform: {c['passed']} passed, {c['failed']} failed, "
-                f"{c['errored']} errored, {c['not_applicable']} not applicable")
+        line = f"dominokit conform: {count_text(c)}"
         extra = [f"{c[v]} {v}" for v in ("expected", "unexpected", "stale") if c[v]]
         if self.expectations.entries and extra:
             line += f" [{', '.join(extra)}]"
@@ -151,20 +171,20 @@ class Report:
             "started": _stamp(self.started),
             "finished": _stamp(self.finished),
             "interrupted": self.interrupted,
+            "stopped": self.stopped,
             "error": self.error,
             "expectations": {"file": self.expectations.source,
                              "unused": self.unused_expectations}
             if self.expectations.entries else None,
-            "summary": {**counts, "ok": self.ok},
+            "summary": {**counts, "ok": self.ok, "by_variant": self.counts_by("variant"),
+                        "by_kind": self.counts_by("kind")},
             "cases": [record.to_json() for record in self.records],
         }
 
     def write_json(self, path: str | Path) -> None:
-        """Write the JSON report (parent directories are created)."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+        """Write the JSON report whole (parent directories are made); OSError if it cannot."""
+        text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+        write_whole(path, text.encode("utf-8"))
 
     def junit(self) -> ET.ElementTree:
         """The run as JUnit XML: one testcase per case; failure, error or skipped elements.
@@ -202,28 +222,66 @@ class Report:
                 if record.judgement.verdict == "expected":
                     message = (f"expected {record.judgement.expected}: "
                                f"{record.judgement.reason}")
-                ET.SubElement(testcase, "skipped", {"message": _first_line(message)})
+                attributes = {"message": _first_line(message)}
+                if outcome.status == "not_run":
+                    attributes["type"] = "not_run"
+                ET.SubElement(testcase, "skipped", attributes)
                 continue
             element = ET.SubElement(testcase, kind, {
                 "message": _first_line(headline(record.case_id, outcome, record.judgement)),
                 "type": outcome.failure_kind or outcome.status})
             element.text = format_outcome(record.case_id, outcome, record.judgement)
-        if self.error:
-            ET.SubElement(suite, "system-err").text = self.error
+        trouble = [text for text in (self.error, self.stopped and f"stopped: {self.stopped}")
+                   if text]
+        if trouble:
+            ET.SubElement(suite, "system-err").text = "\n".join(trouble)
         ET.indent(root)
         return ET.ElementTree(root)
 
     def write_junit(self, path: str | Path) -> None:
-        """Write the JUnit XML report (parent directories are created)."""
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.junit().write(target, encoding="utf-8", xml_declaration=True)
+        """Write the JUnit XML report whole (parent directories are made); OSError if not."""
+        buffer = io.BytesIO()
+        self.junit().write(buffer, encoding="utf-8", xml_declaration=True)
+        data = buffer.getvalue()
+        write_whole(path, data + b"\n")
+
+
+def write_whole(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new, never half.
+
+    A regular file (or a new one) is written beside the target and renamed over it. Anything
+    else (``/dev/stdout``, a pipe, ``/dev/full``) is written in place, since renaming over a
+    device would replace it; a failed write there still raises, it is never silent.
+    """
+    target = Path(path)
+    if target.exists() and not target.is_file():
+        with open(target, "wb") as stream:
+            stream.write(data)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                         dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def count_text(counts: dict[str, int]) -> str:
+    """``812 passed, 0 failed, 0 errored, 12 not applicable`` (``, N not run`` when any)."""
+    text = (f"{counts['passed']} passed, {counts['failed']} failed, "
+            f"{counts['errored']} errored, {counts['not_applicable']} not applicable")
+    return text + (f", {counts['not_run']} not run" if counts["not_run"] else "")
 
 
 def _junit_kind(record: CaseRecord) -> str | None:
     verdict = record.judgement.verdict
     status = record.outcome.status
-    if verdict == "expected" or status == "not_applicable":
+    if verdict == "expected" or status in ("not_applicable", "not_run"):
         return "skipped"
     if verdict == "stale" or status == "failed":
         return "failure"
@@ -242,7 +300,7 @@ def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None)
         return (f"STALE {case_id}: expected {judgement.expected} ({judgement.reason}) "
                 "but it passed; remove the expectation")
     label = {"failed": "FAILED", "errored": "ERRORED", "passed": "PASSED",
-             "not_applicable": "NOT APPLICABLE"}[outcome.status]
+             "not_applicable": "NOT APPLICABLE", "not_run": "NOT RUN"}[outcome.status]
     if outcome.failure_kind:
         label += f" ({outcome.failure_kind})"
     return f"{label} {case_id}: {_first_line(outcome.message)}"
@@ -273,52 +331,3 @@ def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None =
     if outcome.repro:
         lines.append(f"  repro: {outcome.repro}")
     return "\n".join(lines)
-
-
-class Terminal:
-    """Progress and failures on a stream: a ``\\r`` bar only when it is a terminal."""
-
-    def __init__(self, stream: TextIO, total: int, bar: bool) -> None:
-        self.stream = stream
-        self.total = total
-        self.bar = bar
-        self._drawn = False
-
-    def start(self, done: int, case_id: str) -> None:
-        """Show that case number ``done`` (from 0) is running."""
-        if not self.bar:
-            return
-        filled = BAR_WIDTH * done // max(self.total, 1)
-        text = f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done}/{self.total} {case_id}"
-        self.stream.write("\r" + text[:119].ljust(119))
-        self.stream.flush()
-        self._drawn = True
-
-    def _clear(self) -> None:
-        if self._drawn:
-            self.stream.write("\r" + " " * 119 + "\r")
-            self._drawn = False
-
-    def record(self, record: CaseRecord) -> None:
-        """Print a case that did not end as it should, in full, as soon as it is known."""
-        verdict = record.judgement.verdict
-        if verdict in ("ok", "expected"):
-            return
-        self._clear()
-        self.stream.write(format_outcome(record.case_id, record.outcome, record.judgement)
-                          + "\n\n")
-        self.stream.flush()
-
-    def finish(self, report: Report) -> None:
-        """Clear the bar; list expected departures and unused expectations; the summary."""
-        self._clear()
-        for record in report.records:
-            if record.judgement.verdict == "expected":
-                self.stream.write(f"expected {record.outcome.status}: {record.case_id} "
-                                  f"({record.judgement.reason})\n")
-        for glob in report.unused_expectations:
-            self.stream.write(f"warning: expectation {glob!r} matches no selected case\n")
-        if report.error:
-            self.stream.write(f"error: {report.error}\n")
-        self.stream.write(report.summary_line() + "\n")
-        self.stream.flush()

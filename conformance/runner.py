@@ -5,8 +5,10 @@ it covers, and a function that drives an engine and returns an ``Outcome``. The 
 applicability from the engine's ``hello`` (a case needing an unsupported variant or option value
 is "not applicable", never failed), turns every way an engine can misbehave into an "errored"
 outcome naming the failure kind, restarts the engine and goes on, and always writes its reports,
-even when interrupted. The CLI (``dominokit conform``) and the pytest plugin are thin layers
-over ``collect_cases``, ``run_case`` and ``run_suite``.
+even when interrupted. A run stops early, reporting the remaining cases as ``not_run`` with
+the reason, when its budget is spent, when the engine timed out or crashed in N cases in a row,
+or after ``maxfail`` failing cases (see ``Limits``). The CLI (``dominokit conform``) and the
+pytest plugin are thin layers over ``collect_cases``, ``run_case`` and ``run_suite``.
 """
 
 from __future__ import annotations
@@ -15,32 +17,48 @@ import argparse
 import sys
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
+from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, Hello, open_engine
 from dominokit.conformance.errors import EngineFailure, EngineRejected
+from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.expectations import Expectations, load_expectations
 from dominokit.conformance.protocol import PROTOCOL_VERSION
-from dominokit.conformance.report import Report, Terminal
+from dominokit.conformance.report import CaseRecord, Report
+from dominokit.conformance.terminal import Terminal
 from dominokit.reference.errors import DominokitError
 
 SUITE_VERSION: Final = "1.0.0"
 """Semantic version of the suite: major when the protocol or a ruling changes (results of an
 unchanged engine may change), minor when cases are added, patch for fixes to the kit."""
 
-Status = Literal["passed", "failed", "errored", "not_applicable"]
-STATUSES: Final[tuple[Status, ...]] = ("passed", "failed", "errored", "not_applicable")
+Status = Literal["passed", "failed", "errored", "not_applicable", "not_run"]
+STATUSES: Final[tuple[Status, ...]] = ("passed", "failed", "errored", "not_applicable",
+                                       "not_run")
 
 DEFAULT_EXAMPLES: Final = 25
 DEFAULT_REPORT_DIR: Final = "dominokit-report"
+DEFAULT_TIMEOUT: Final = 10.0
+DEFAULT_MAX_ENGINE_FAILURES: Final = 3
+NEVER_STARTED: Final = "the engine could not be used (the report's error says why)"
+ENGINE_FAILURE_KINDS: Final = frozenset({"timeout", "crash", "startup"})
+"""Failure kinds that count towards ``max_engine_failures``: the engine is gone or stuck,
+so more cases would only spend their timeouts on it."""
 
 
 class ConformanceError(DominokitError, ValueError):
     """A run that cannot start as asked (unknown variant, no case matching ``--only``)."""
+
+
+class KitNote(UserWarning):
+    """Something the kit could not do for a case (write its repro trace): warned by the case
+    body, added to the case's message by ``run_case``, never a change of its status."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +93,18 @@ class Outcome:
     def not_applicable(cls, message: str) -> Outcome:
         """A case the engine does not claim to support."""
         return cls("not_applicable", message)
+
+    @classmethod
+    def not_run(cls, reason: str) -> Outcome:
+        """A case the run never started, because it stopped early for ``reason``."""
+        return cls("not_run", f"not run: {reason}")
+
+    def noting(self, notes: Sequence[str]) -> Outcome:
+        """This outcome with ``notes`` (things the kit could not do) added to its message."""
+        if not notes:
+            return self
+        text = "\n".join([self.message, *(f"note: {note}" for note in notes)])
+        return replace(self, message=text.lstrip("\n"))
 
     def to_json(self) -> dict[str, Any]:
         """The outcome fields of a case record in the JSON report."""
@@ -190,12 +220,22 @@ def run_case(case: Case, engine: Engine, ctx: Context) -> Outcome:
     starts from a fresh engine; if that fails too, ``ctx.dead`` stops further attempts.
     """
     if ctx.dead is not None:
-        return Outcome("errored", f"not run: {ctx.dead}", rules=case.rules,
-                       failure_kind="startup")
+        return Outcome.not_run(ctx.dead)
     if ctx.hello is not None:
         why = case.requires.unmet(ctx.hello)
         if why is not None:
             return Outcome.not_applicable(why)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", KitNote)
+        outcome = _run_body(case, engine, ctx)
+    notes = [str(w.message) for w in caught if issubclass(w.category, KitNote)]
+    for other in caught:
+        if not issubclass(other.category, KitNote):
+            warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
+    return outcome.noting(notes)
+
+
+def _run_body(case: Case, engine: Engine, ctx: Context) -> Outcome:
     try:
         return case.run(engine, ctx)
     except EngineFailure as failure:
@@ -225,6 +265,50 @@ def _restart(engine: Engine, ctx: Context) -> None:
         ctx.dead = f"the engine could not be restarted after a failure: {failure}"
 
 
+@dataclass
+class Limits:
+    """When a run stops before its last case, and why (None: it goes on).
+
+    ``budget`` caps the whole run in seconds (checked between cases; a case already running
+    is bounded by the per-request timeout), ``max_engine_failures`` the cases in a row whose
+    engine timed out or crashed, ``maxfail`` the cases that fail the run; 0 or None: no limit.
+    """
+
+    budget: float | None = None
+    max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES
+    maxfail: int = 0
+    clock: Callable[[], float] = time.monotonic
+    began: float = field(default=0.0, init=False)
+    _in_a_row: int = field(default=0, init=False)
+    _failing: int = field(default=0, init=False)
+
+    def __post_init__(self) -> None:
+        self.began = self.clock()
+
+    def record(self, record: CaseRecord) -> None:
+        """Count a finished case towards the limits."""
+        outcome = record.outcome
+        if outcome.status == "errored" and outcome.failure_kind in ENGINE_FAILURE_KINDS:
+            self._in_a_row += 1
+        elif outcome.status != "not_applicable":  # a case the engine never saw proves nothing
+            self._in_a_row = 0
+        if not record.judgement.ok:
+            self._failing += 1
+
+    def reason(self) -> str | None:
+        """Why the next case must not run, or None."""
+        if self.maxfail and self._failing >= self.maxfail:
+            cases = "case" if self.maxfail == 1 else "cases"
+            return f"stopped after {self.maxfail} failing {cases} (--maxfail {self.maxfail})"
+        limit = self.max_engine_failures
+        if limit and self._in_a_row >= limit:
+            return (f"the engine timed out or crashed in {limit} cases in a row "
+                    f"(--max-engine-failures {limit})")
+        if self.budget is not None and self.clock() - self.began >= self.budget:
+            return f"the run's budget of {self.budget:g} s was spent (--budget {self.budget:g})"
+        return None
+
+
 def run_suite(
     engine_spec: str | Engine | None = None,
     *,
@@ -232,7 +316,7 @@ def run_suite(
     only: str | None = None,
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
-    timeout: float = 10.0,
+    timeout: float = DEFAULT_TIMEOUT,
     json_path: str | Path | None = None,
     junit_path: str | Path | None = None,
     expectations: Expectations | str | Path | None = None,
@@ -240,12 +324,20 @@ def run_suite(
     report_dir: str | Path = DEFAULT_REPORT_DIR,
     cases: Sequence[Case] | None = None,
     out: TextIO | None = None,
+    err: TextIO | None = None,
+    color: bool = False,
+    budget: float | None = None,
+    max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES,
+    maxfail: int = 0,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
     ``engine_spec`` is an ``--engine`` value (None: the reference as a subprocess) or an Engine
-    already open (left open). ``progress`` draws a bar when ``out`` is a terminal. Whatever
-    happens (an interrupt, a bug in the kit) the reports are written with what ran.
+    already open (left open). ``progress`` draws a bar when ``out`` is a terminal and prints a
+    line every few seconds when it is not; ``err`` (default ``out``) gets why the engine did
+    not start. ``budget``, ``max_engine_failures`` and ``maxfail`` stop the run early (see
+    ``Limits``). Whatever happens (an interrupt, a bug in the kit) the reports are written with
+    what ran; a report that cannot be written is listed in ``Report.write_errors``.
     """
     if isinstance(expectations, str | Path):
         expectations = load_expectations(expectations)
@@ -260,34 +352,35 @@ def run_suite(
         protocol_version=PROTOCOL_VERSION,
         engine=label,
         settings={"variant": variant, "only": only, "examples": examples, "seed": seed,
-                  "timeout": timeout, "report_dir": str(report_dir)},
+                  "timeout": timeout, "report_dir": str(report_dir), "budget": budget,
+                  "max_engine_failures": max_engine_failures, "maxfail": maxfail},
         expectations=expectations,
     )
-    terminal = Terminal(stream, total=len(cases), bar=progress and stream.isatty())
+    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
+    limits = Limits(budget, max_engine_failures, maxfail)
     ctx = Context(Path(report_dir))
     owned = engine_spec is None or isinstance(engine_spec, str)
     engine: Engine | None = None
     try:
-        try:
-            if engine_spec is None or isinstance(engine_spec, str):
-                engine = open_engine(engine_spec, timeout)
-            else:
-                engine = engine_spec
-            ctx.hello = engine.hello()
-            report.hello = ctx.hello
-            if ctx.hello.protocol != PROTOCOL_VERSION:
-                ctx.dead = (f"the engine speaks protocol {ctx.hello.protocol}, "
-                            f"this suite protocol {PROTOCOL_VERSION}")
-        except (EngineFailure, EngineRejected) as failure:
-            ctx.dead = f"the engine did not start: {failure}"
+        engine = _start(engine_spec, timeout, ctx)
+        report.hello = ctx.hello
         if ctx.dead is not None:
             report.error = ctx.dead
+            ctx.dead = NEVER_STARTED  # each case says so in short; the error says why, once
         for done, case in enumerate(cases):
+            stop = ctx.dead or limits.reason()
+            if stop is not None:
+                if report.stopped is None and report.error is None:  # not when it never began
+                    report.stopped = stop
+                report.add(case, Outcome.not_run(stop), 0.0)
+                continue
             terminal.start(done, case.id)
             began = time.monotonic()
-            outcome = (run_case(case, engine, ctx) if engine is not None
-                       else Outcome("errored", ctx.dead or "", failure_kind="startup"))
-            terminal.record(report.add(case, outcome, time.monotonic() - began))
+            assert engine is not None  # ctx.dead is set whenever there is no engine
+            outcome = run_case(case, engine, ctx)
+            record = report.add(case, outcome, time.monotonic() - began)
+            limits.record(record)
+            terminal.record(record)
     except KeyboardInterrupt:
         report.interrupted = True
         raise
@@ -295,17 +388,84 @@ def run_suite(
         report.finish([case.id for case in cases])
         if engine is not None and owned:
             engine.close()
-        if json_path is not None:
-            report.write_json(json_path)
-        if junit_path is not None:
-            report.write_junit(junit_path)
+        _write_reports(report, json_path, junit_path)
         terminal.finish(report)
+        for problem in report.write_errors:
+            terminal.error(problem)
     return report
 
 
+def _start(engine_spec: str | Engine | None, timeout: float, ctx: Context) -> Engine | None:
+    """Open the engine (when given as a spec) and greet it; on failure ``ctx.dead`` says why."""
+    try:
+        if engine_spec is None or isinstance(engine_spec, str):
+            engine = open_engine(engine_spec, timeout)
+        else:
+            engine = engine_spec
+    except (EngineFailure, EngineRejected) as failure:
+        ctx.dead = f"the engine did not start: {failure}"
+        return None
+    try:
+        ctx.hello = engine.hello()
+    except (EngineFailure, EngineRejected) as failure:
+        ctx.dead = f"the engine did not start: {failure}"
+        return engine
+    if ctx.hello.protocol != PROTOCOL_VERSION:
+        ctx.dead = (f"the engine speaks protocol {ctx.hello.protocol}, "
+                    f"this suite protocol {PROTOCOL_VERSION}")
+    return engine
+
+
+def _write_reports(report: Report, json_path: str | Path | None,
+                   junit_path: str | Path | None) -> None:
+    """Write each report asked for; one that fails does not stop the other."""
+    for path, what, write in ((json_path, "JSON report", report.write_json),
+                              (junit_path, "JUnit XML report", report.write_junit)):
+        if path is None:
+            continue
+        try:
+            write(path)
+        except OSError as error:
+            report.write_errors.append(
+                f"cannot write the {what} to {path}: {error.strerror or error}")
+
+
+def check_conform_settings(args: argparse.Namespace) -> None:
+    """Refuse, before anything starts, output paths no report can be written to.
+
+    ``--report-dir`` is checked only when given: the default is needed only once a case fails,
+    and a repro trace that cannot be written is a note on its case, not a reason to run
+    nothing (a read-only checkout can still be tested)."""
+    for option, path, check in (("--json", args.json, settings.writable_file),
+                                ("--junitxml", args.junitxml, settings.writable_file),
+                                ("--report-dir", args.report_dir, settings.writable_dir)):
+        if path is None:
+            continue
+        try:
+            check(path)
+        except settings.SettingError as error:
+            raise settings.SettingError(f"{option} {path}: {error}") from None
+
+
 def run_conform(args: argparse.Namespace) -> int:
-    """Body of ``dominokit conform``: 0 when every applicable case passed or ended exactly as
-    the expectations file says, else 1 (never a count of failures)."""
+    """Body of ``dominokit conform``; returns an ``ExitStatus`` (never a count of failures).
+
+    Nothing starts before every setting is checked and the selection is known to be non-empty;
+    ``--list`` stops there, printing the selected ids.
+    """
+    check_conform_settings(args)
+    expectations = load_expectations(args.expectations) if args.expectations else None
+    cases = collect_cases(args.variant, args.only, args.examples, args.seed)
+    if not cases:
+        selection = " ".join(f"--{name} {value}" for name, value in
+                             (("variant", args.variant), ("only", args.only)) if value)
+        print(f"dominokit conform: no case matches the selection ({selection or 'all'})",
+              file=sys.stderr)
+        return ExitStatus.NO_CASES
+    if getattr(args, "list", False):
+        for case in cases:
+            print(case.id)
+        return ExitStatus.OK
     try:
         report = run_suite(
             args.engine,
@@ -316,14 +476,20 @@ def run_conform(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             json_path=args.json,
             junit_path=args.junitxml,
-            expectations=args.expectations,
+            expectations=expectations,
             progress=True,
-            report_dir=args.report_dir,
+            report_dir=args.report_dir or DEFAULT_REPORT_DIR,
+            cases=cases,
+            err=sys.stderr,
+            color=getattr(args, "color_enabled", False),
+            budget=getattr(args, "budget", None),
+            max_engine_failures=getattr(args, "max_engine_failures",
+                                        DEFAULT_MAX_ENGINE_FAILURES),
+            maxfail=getattr(args, "maxfail", 0),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
-        return 1
-    if not report.records:
-        print("dominokit conform: no case matches the selection", file=sys.stderr)
-        return 1
-    return 0 if report.ok else 1
+        return ExitStatus.INTERRUPTED
+    if report.error is not None or report.write_errors:
+        return ExitStatus.USAGE_ERROR
+    return ExitStatus.OK if report.ok else ExitStatus.FAILED

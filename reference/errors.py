@@ -15,7 +15,9 @@ class DominokitError(Exception):
 
 @dataclass(frozen=True)
 class SpecProblem:
-    """One problem in a YAML or JSON file, located by 1-based line and column."""
+    """One problem in a YAML or JSON file, located by 1-based line and column. Line 0 means no
+    line is known: the problem is printed ``file: $.path: message``, or ``file: message`` when
+    it concerns the file as a whole (``$``: too large, say)."""
 
     file: str
     line: int
@@ -24,6 +26,9 @@ class SpecProblem:
     message: str
 
     def __str__(self) -> str:
+        if self.line == 0:
+            where = "" if self.path == "$" else f" {self.path}:"
+            return f"{self.file}:{where} {self.message}"
         return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
 
 
@@ -48,6 +53,8 @@ class DealError(DominokitError, ValueError):
 
     def __init__(self, message: str, rule: str | None = None) -> None:
         self.rule = rule
+        self.reason = message
+        """The message without the rule (for replies that carry the rule in a field)."""
         super().__init__(f"{message} ({rule})" if rule else message)
 
 

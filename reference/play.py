@@ -19,8 +19,12 @@ from dominokit.reference.rules import load_rules
 from dominokit.reference.spec import Variant, load_variant, variant_ids
 from dominokit.reference.state import Event, HandResult
 from dominokit.reference.tiles import Tile
+from dominokit.reference.yamldoc import key_text
 
 _SEED_RANGE = 2**32
+
+USAGE_ERROR = 4
+"""``ExitStatus.USAGE_ERROR`` (the reference does not import the kit): bad variant or option."""
 
 
 def parse_options(options: Sequence[str]) -> dict[str, object]:
@@ -111,16 +115,32 @@ def play_hand(
     return result
 
 
+def variants_help() -> str:
+    """The variants and their options, read from the spec, for ``dominokit play --help``."""
+    lines = ["variants and their options (--option NAME=VALUE; * marks the default):"]
+    for variant_id in variant_ids():
+        variant = load_variant(variant_id)
+        lines.append(f"  {variant_id}: {variant.name}")
+        for name, spec in variant.options.items():
+            values = " | ".join(key_text(v) + ("*" if v == spec.default else "")
+                                for v in spec.values)
+            lines.append(f"    {name} = {values}")
+        if not variant.options:
+            lines.append("    (no options)")
+    return "\n".join(lines)
+
+
 def run_play(variant: str, seed: int | None, options: list[str]) -> int:
-    """``dominokit play VARIANT [--seed N] [k=v ...]``: 0, or 2 with one error line."""
+    """``dominokit play VARIANT [--seed N] [k=v ...]``: 0, or 4 (a usage error) with one
+    error line for a variant or option the spec does not have."""
     try:
         chosen = load_variant(variant)
         values = parse_options(options)
         play_hand(chosen, values, _seed(seed), sys.stdout)
-    except (DominokitError, ValueError, OSError) as exc:
+    except (DominokitError, ValueError, OSError) as exc:  # a variant file that cannot be read
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"dominokit play: error: {message}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     return 0
 
 

@@ -162,6 +162,8 @@ class _SemanticCheck:
         self._end_conditions()
         if self.schema_clean and not self.problems:
             self._resolved_configs()
+        if self.schema_clean and not self.problems:
+            self._dealable()
         return self.problems
 
     def _add(self, path: JsonPath, message: str, *, key: bool = False) -> None:
@@ -274,6 +276,106 @@ class _SemanticCheck:
                 for path, rule_id in _dangling_rules(config, self._defined_rules()):
                     self._add(where, f"{label}{json_path(path)}: rule {rule_id!r} is not "
                                      f"defined in this file or in {COMMON_FILE}")
+
+
+    def _dealable(self) -> None:
+        """Every configuration must be dealable: with the defaults, at the file's own lines;
+        with each other option value, at that value (only what the defaults do not show)."""
+        from dominokit.reference.spec import is_option_ref, resolve_config
+
+        defaults = {name: spec["default"] for name, spec in self.options.items()}
+        base = _deal_problems(resolve_config(self.view, self.options, defaults))
+        for path, message in base:
+            found = find_path(self.view, ".".join(map(str, path)))
+            written: Any = found[0][found[1]] if found is not None else None
+            if is_option_ref(written):
+                name = written["option"]
+                self._add(("options", name, "default"), f"with the default {name}="
+                          f"{key_text(defaults[name])}: {json_path(path)}: {message}")
+            else:
+                self._add(path, message)
+        for name, spec in self.options.items():
+            for index, value in enumerate(spec["values"]):
+                if contains_value([spec["default"]], value):
+                    continue
+                config = resolve_config(self.view, self.options, {**defaults, name: value})
+                for path, message in _deal_problems(config):
+                    if (path, message) not in base:
+                        self._add(("options", name, "values", index),
+                                  f"with {name}={key_text(value)}: {json_path(path)}: {message}")
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _deal_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    """(path, message) for each way a resolved, schema-valid configuration cannot be dealt:
+    two hands that do not fit the tile set or leave the wrong remainder (R-ALL-03), for the
+    fixed hand size or for every deal of the match schedule."""
+    tiles = config["components"]["tiles"]
+    max_pip, copies = _whole(tiles.get("max_pip")), _whole(tiles.get("copies"))
+    setup, match = config["setup"], config["match"]
+    if max_pip is None or copies is None:
+        return []
+    per_set = (max_pip + 1) * (max_pip + 2) // 2 if tiles.get("doubles") else \
+        max_pip * (max_pip + 1) // 2
+    deal_policy = setup.get("deal", {}).get("policy", "from_pool")
+    count = per_set * copies
+    found: list[tuple[JsonPath, str]] = []
+    remainder = setup.get("remainder")
+    if deal_policy == "one_set_each" and copies != 2:
+        found.append((("components", "tiles", "copies"),
+                      f"a one_set_each deal gives each player one copy of the set, so the "
+                      f"tiles must be 2 copies, got {copies}"))
+    size = setup.get("hand_size")
+    scheduled = _scheduled_deals(match)
+    if size == "schedule":
+        if match.get("kind") != "rounds":
+            found.append((("setup", "hand_size"), f"hand_size schedule takes the sizes from a "
+                           f"match of kind rounds; this match is {match.get('kind')!r}"))
+        for path, deal in scheduled:
+            problem = _split_problem(deal[0], deal[1], count, remainder)
+            if problem:
+                found.append((path, problem))
+    elif _whole(size) is not None:
+        problem = _split_problem(size, size, count, remainder)
+        if problem:
+            found.append((("setup", "hand_size"), problem))
+        other = [list(deal) for _, deal in scheduled if list(deal) != [size, size]]
+        if other:
+            found.append((("setup", "hand_size"), f"the match schedule deals {len(other)} "
+                          f"hand(s) not of [{size}, {size}] (first {other[0]}), but a fixed "
+                          f"hand_size refuses them: write hand_size: schedule"))
+    return found
+
+
+def _scheduled_deals(match: dict[str, Any]) -> list[tuple[JsonPath, Any]]:
+    """(path, [a, b]) of every deal a rounds match schedules, tiebreaks included."""
+    if match.get("kind") != "rounds":
+        return []
+    scheduled: list[tuple[JsonPath, Any]] = []
+    for r, round_ in enumerate(match.get("rounds") or []):
+        scheduled += [(("match", "rounds", r, "deals", d), deal)
+                      for d, deal in enumerate(round_.get("deals") or [])]
+    tiebreak = match.get("tiebreak") or {}
+    scheduled += [(("match", "tiebreak", "deals", d), deal)
+                  for d, deal in enumerate(tiebreak.get("deals") or [])]
+    return scheduled
+
+
+def _split_problem(first: int, second: int, count: int, remainder: object) -> str | None:
+    """Why hands of ``first`` and ``second`` tiles cannot be dealt from ``count`` tiles with
+    this remainder (None: they can)."""
+    hands = f"two hands of {first}" if first == second else f"hands of {first} and {second}"
+    left = count - first - second
+    if left < 0:
+        return f"{hands} need {first + second} tiles; the tile set has {count}"
+    if remainder == "widow" and left != 1:
+        return f"{hands} from {count} tiles leave {left}; a widow remainder needs exactly 1"
+    if remainder == "none" and left != 0:
+        return f"{hands} from {count} tiles leave {left}; remainder none deals every tile"
+    return None
 
 
 def _dangling_rules(root: Any, defined: set[str]) -> Iterator[tuple[JsonPath, str]]:

@@ -4,11 +4,18 @@ Rule files are data, so a mistake in them must read like a compiler error,
 ``file:line:col: $.path: message``, never a traceback. This module parses YAML with PyYAML's
 ``compose()`` to keep where every key and value came from, and turns parse failures and JSON
 Schema errors into located, readable :class:`SpecProblem`s.
+
+It is also the one front door for every YAML file the kit reads (rule files, traces,
+expectations, perft data), so it bounds what a hostile file can cost before building anything:
+files over :data:`MAX_YAML_BYTES` are not read, and the event stream is screened first, refusing
+anchors and aliases (an alias bomb of a few hundred bytes expands to billions of nodes) and
+documents of more than :data:`MAX_YAML_NODES` nodes. No file of the project needs either.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,12 +24,25 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from dominokit.reference.errors import SpecProblem
-from dominokit.reference.schemas import validator
+from dominokit.reference.errors import SpecError, SpecProblem
+from dominokit.reference.schemas import registry, validator
+from jsonschema import Draft202012Validator, TypeChecker, validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 # libyaml composes the same marked nodes about ten times faster; large traces need it.
 _COMPOSER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+MAX_YAML_BYTES = 4 * 1024 * 1024
+"""The largest YAML file the kit reads (4 MiB); the largest bundled file, a Progressive match
+trace, is about 155 KB."""
+
+MAX_YAML_NODES = 100_000
+"""The most nodes (scalars, lists, mappings) a YAML document may hold; the largest bundled file
+holds about 22,000. Reading a node costs about a kilobyte, so this bounds memory near 100 MB."""
+
+NO_DOCUMENT = "the file holds no YAML document"
+"""The problem reported for an empty file (a reader for which empty means "nothing" tests it)."""
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -92,8 +112,9 @@ def load_yaml_with_marks(path_or_text: Source | str | bytes, filename: str | Non
     """Parse one YAML document keeping positions; every failure becomes a SpecProblem.
 
     A ``Path`` (or importlib Traversable) is read from disk; ``str`` and ``bytes`` are the text
-    itself. Syntax errors, duplicate keys, non-scalar keys, unknown tags, bad encodings and
-    unreadable files are reported in ``problems`` (the data is then None or partial).
+    itself. Syntax errors, duplicate keys, non-scalar keys, unknown tags, bad encodings,
+    unreadable files, files over :data:`MAX_YAML_BYTES`, anchors and aliases, and documents over
+    :data:`MAX_YAML_NODES` nodes are reported in ``problems`` (the data is then None or partial).
     """
     if isinstance(path_or_text, (str, bytes)):
         name = filename or "<text>"
@@ -101,13 +122,23 @@ def load_yaml_with_marks(path_or_text: Source | str | bytes, filename: str | Non
     else:
         name = filename or str(path_or_text)
         try:
-            raw = _read_bytes(path_or_text)
+            raw = read_limited(path_or_text)
+        except FileTooLarge as error:
+            return YamlDocument(name, problems=[file_problem(name, str(error.strerror))])
         except OSError as error:
             reason = error.strerror or str(error)
             return YamlDocument(name, problems=[SpecProblem(name, 1, 1, "$", reason)])
     document = YamlDocument(name)
+    size = len(raw.encode("utf-8")) if isinstance(raw, str) else len(raw)
+    if size > MAX_YAML_BYTES:
+        document.problems.append(file_problem(name, too_large(size)))
+        return document
     text = _decode(raw, document)
     if text is None:
+        return document
+    refused = screen_events(text, name)
+    if refused is not None:
+        document.problems.append(refused)
         return document
     try:
         root = yaml.compose(text, Loader=_COMPOSER)
@@ -126,7 +157,7 @@ def load_yaml_with_marks(path_or_text: Source | str | bytes, filename: str | Non
         document.problems.append(SpecProblem(name, 1, 1, "$", f"invalid YAML: {message}"))
         return document
     if root is None:
-        document.problems.append(SpecProblem(name, 1, 1, "$", "the file holds no YAML document"))
+        document.problems.append(SpecProblem(name, 1, 1, "$", NO_DOCUMENT))
         return document
     try:
         document.data, document.view = _Builder(document).build(root, (), ())
@@ -136,12 +167,80 @@ def load_yaml_with_marks(path_or_text: Source | str | bytes, filename: str | Non
     return document
 
 
-def _read_bytes(source: Source) -> bytes:
+class FileTooLarge(OSError):
+    """A file over the size limit; raised by :func:`read_limited` before it is read whole."""
+
+
+def load_yaml_data(source: Source, filename: str | None = None) -> Any:
+    """The plain data of a YAML file (what ``yaml.safe_load`` gives), read through the same
+    limits as every other file; SpecError lists every problem, each located."""
+    document = load_yaml_with_marks(source, filename)
+    if document.problems:
+        raise SpecError(document.problems)
+    return document.data
+
+
+def read_limited(source: Source, limit: int = MAX_YAML_BYTES) -> bytes:
+    """The bytes of a regular file, reading at most ``limit`` + 1 of them: a longer file is
+    refused with :class:`FileTooLarge`, whose message says so; a folder, a device or a missing
+    file with an OSError that says which (so a file that grows, or never ends, costs no more)."""
     if source.is_dir():
-        raise IsADirectoryError(0, "is a directory, not a YAML file")
+        raise IsADirectoryError(0, "is a directory")
     if not source.is_file():
+        if isinstance(source, Path) and source.exists():
+            raise OSError(0, "not a regular file")
         raise FileNotFoundError(0, "no such file")
-    return source.read_bytes()
+    with source.open("rb") as stream:
+        raw: bytes = stream.read(limit + 1)
+    if len(raw) > limit:
+        size = source.stat().st_size if isinstance(source, Path) else len(raw)
+        raise FileTooLarge(0, too_large(max(size, len(raw)), limit))
+    return raw
+
+
+def too_large(size: int, limit: int = MAX_YAML_BYTES) -> str:
+    """The message for a file of ``size`` bytes over ``limit``."""
+    return (f"the file is {size} bytes, over the limit of {limit} bytes "
+            f"({limit / 1024 / 1024:g} MiB); refusing to read it")
+
+
+def file_problem(name: str, message: str) -> SpecProblem:
+    """A problem with a file as a whole (printed ``file: message``, with no line)."""
+    return SpecProblem(name, 0, 0, "$", message)
+
+
+def screen_events(text: str, name: str, max_nodes: int = MAX_YAML_NODES) -> SpecProblem | None:
+    """The first anchor, alias or node past ``max_nodes`` in ``text``, as a located problem.
+
+    The events are streamed from the parser and nothing is built, so an alias bomb or a huge
+    document costs only the scan up to the first refusal. Syntax errors are left to
+    ``compose``, which reports them with their position.
+    """
+    nodes = 0
+    try:
+        for event in yaml.parse(text, Loader=_COMPOSER):
+            if isinstance(event, yaml.AliasEvent):
+                return _event_problem(name, event, f"YAML aliases (*{event.anchor}) are not "
+                                                   f"allowed: write the value out")
+            if not isinstance(event, yaml.NodeEvent):
+                continue
+            if event.anchor is not None:
+                return _event_problem(name, event, f"YAML anchors (&{event.anchor}) are not "
+                                                   f"allowed: write the value out")
+            nodes += 1
+            if nodes > max_nodes:
+                return _event_problem(name, event, f"the document holds more than {max_nodes} "
+                                                   f"values (lists, mappings and scalars), "
+                                                   f"the limit; refusing to read further")
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def _event_problem(name: str, event: yaml.Event, message: str) -> SpecProblem:
+    mark = event.start_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    return SpecProblem(name, line, col, "$", message)
 
 
 def _decode(raw: str | bytes, document: YamlDocument) -> str | None:
@@ -248,9 +347,26 @@ class _Builder:
 def schema_problems(document: YamlDocument, schema_name: str) -> list[SpecProblem]:
     """Every schema error in ``document.view`` as a located, readable SpecProblem."""
     found: list[SpecProblem] = []
-    for error in validator(schema_name).iter_errors(document.view):
+    for error in _document_validator(schema_name).iter_errors(document.view):
         found.extend(_translate(document, error))
     return found
+
+
+def _whole_number(checker: TypeChecker, value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_StrictValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
+@functools.cache
+def _document_validator(name: str) -> Validator:
+    """The schema's validator with JSON Schema's ``integer`` read strictly: JSON Schema counts
+    ``5.0`` as an integer, but in YAML it is a float (and ``1.0e+23`` a float no deal can
+    use), so a file must write a count as a whole number."""
+    return _StrictValidator(validator(name).schema, registry=registry())
 
 
 def _translate(document: YamlDocument, error: ValidationError) -> Iterator[SpecProblem]:
@@ -301,6 +417,9 @@ def _message(error: ValidationError) -> str:
         case "type":
             wanted = [value] if isinstance(value, str) else list(value)
             words = " or ".join(_TYPE_WORDS.get(w, w) for w in wanted)
+            if "integer" in wanted and isinstance(instance, float):
+                return f"expected {words}, got {instance!r}: write a whole number, no point " \
+                       f"or exponent"
             return f"expected {words}, got {kind_of(instance)}"
         case "enum":
             return f"{show(instance)} is not one of: {', '.join(show(v) for v in value)}"

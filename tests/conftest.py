@@ -1,8 +1,9 @@
 """Shared test configuration: the ``rule`` marker, hypothesis profiles, and a stale-install guard.
 
-The package maps the top-level folders into ``dominokit.*`` at build time, so the tests import
-the installed copy. A developer who edits a file and forgets ``pip install .`` would silently
-test old code; the guard below stops the run with the command to fix it.
+The tests import ``dominokit.*``. After ``pip install -e .`` that is the checkout itself (the
+repository's ``dominokit/`` folder maps each import name to its top-level folder), so the guard
+finds nothing. After a plain ``pip install .`` it is a copy: a developer who edits a file and
+forgets to reinstall would silently test old code, so the guard stops the run with the fix.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
         listed = ", ".join(stale[:5]) + (" ..." if len(stale) > 5 else "")
         pytest.exit(
             f"the installed dominokit differs from this checkout ({listed}); "
-            "run `python -m pip install .` first",
+            "run `python -m pip install -e .` once, and the checkout is what runs",
             returncode=4,
         )
 

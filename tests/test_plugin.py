@@ -12,6 +12,7 @@ pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+BROKEN = "python:tests.broken.engines:WidowStarterLowerHalf"
 
 
 def _plugin_args() -> list[str]:
@@ -54,3 +55,45 @@ def test_failures_read_like_the_cli(run: pytest.Pytester) -> None:
         "*FAILED perft/szczerbak/widow-faces-1-d1: perft(1) = 1, expected 2*",
         "*rules: R-ALL-11, R-SZC-02*",
     ])
+
+
+@pytest.mark.parametrize("engine", ["/nonexistent/dominokit-engine", "python:no_such_module:x"])
+def test_a_bad_engine_is_one_usage_error(run: pytest.Pytester, engine: str) -> None:
+    result = run.runpytest_subprocess(*_plugin_args(), "--dominokit-engine", engine,
+                                      "--dominokit-only", "perft/szczerbak/*")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    text = result.stdout.str() + result.stderr.str()
+    assert text.count("ERROR: dominokit:") == 1, text
+    assert "Traceback" not in text and "dominokit::" not in text
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    ("--dominokit-timeout", "0"), ("--dominokit-timeout", "nan"), ("--dominokit-examples", "0"),
+])
+def test_a_bad_value_is_a_usage_error(run: pytest.Pytester, option: str, value: str) -> None:
+    result = run.runpytest_subprocess(*_plugin_args(), "--dominokit-engine", REFERENCE,
+                                      f"{option}={value}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert option in result.stderr.str()
+
+
+def test_timeout_and_expectations_as_the_cli_takes_them(run: pytest.Pytester) -> None:
+    expected = run.path / "expected.yaml"
+    expected.write_text('- "perft/szczerbak/widow-faces-1-d1": failed\n'
+                        '  reason: "we let the lower half start"\n')
+    result = run.runpytest_subprocess(
+        *_plugin_args(), "-rxX", "--dominokit-engine", BROKEN, "--dominokit-timeout", "5",
+        "--dominokit-expectations", str(expected),
+        "--dominokit-only", "perft/szczerbak/widow-faces-1-d[12]")
+    result.assert_outcomes(failed=1, xfailed=1)
+    result.stdout.fnmatch_lines(["*XFAIL*widow-faces-1-d1*we let the lower half start*"])
+
+
+def test_a_stale_expectation_fails(run: pytest.Pytester) -> None:
+    expected = run.path / "expected.yaml"
+    expected.write_text('- "golden/szczerbak/*": failed\n  reason: "older rules"\n')
+    result = run.runpytest_subprocess(
+        *_plugin_args(), "--dominokit-engine", REFERENCE,
+        "--dominokit-expectations", str(expected), "--dominokit-only", "golden/szczerbak/*")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(["*STALE golden/szczerbak/*"])

@@ -7,6 +7,7 @@ import io
 import json
 import re
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, ClassVar
@@ -22,7 +23,7 @@ from dominokit.conformance.expectations import (
 )
 from dominokit.conformance.protocol import PROTOCOL_VERSION
 from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import format_outcome
+from dominokit.conformance.report import Report, format_outcome
 from dominokit.conformance.runner import (
     SUITE_VERSION,
     Case,
@@ -36,6 +37,7 @@ from dominokit.reference import variant_ids
 from tests.broken.engines import (
     PoldominoMutualPassNeverEnds,
     SzczerbakBlankEndOneAction,
+    WidowStarterLowerHalf,
 )
 
 REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
@@ -48,9 +50,11 @@ def reference() -> InProcessEngine:
 
 
 def quick_szczerbak() -> list[Case]:
-    """Every kind of szczerbak case, the perft ones only to depth 2 (to stay quick)."""
+    """Every kind of szczerbak case, the perft ones only to depth 2 (to stay quick), except
+    the line that is not JSON (only an engine run as a command reads lines)."""
     return [c for c in collect_cases("szczerbak", examples=2)
-            if c.kind != "perft" or c.id.endswith(("-d1", "-d2"))]
+            if (c.kind != "perft" or c.id.endswith(("-d1", "-d2")))
+            and not c.id.endswith("/not-json")]
 
 
 def conform_args(tmp_path: Path, **given: Any) -> argparse.Namespace:
@@ -108,8 +112,8 @@ def test_reference_passes_and_reports(tmp_path: Path) -> None:
     assert report.counts()["passed"] == len(cases)
     data = json.loads((tmp_path / "r.json").read_text())
     assert set(data) == {"suite_version", "protocol_version", "engine", "settings", "started",
-                         "finished", "interrupted", "error", "expectations", "summary",
-                         "cases"}
+                         "finished", "interrupted", "stopped", "error", "expectations",
+                         "summary", "cases"}
     assert (data["suite_version"], data["protocol_version"]) == (SUITE_VERSION,
                                                                  PROTOCOL_VERSION)
     assert data["engine"]["hello"]["name"] == "dominokit-reference"
@@ -182,14 +186,13 @@ def test_engine_failure_is_errored_and_the_run_goes_on(tmp_path: Path) -> None:
     assert not report.ok
 
 
-def test_engine_that_cannot_start_errors_every_case(tmp_path: Path) -> None:
+def test_engine_that_cannot_start_runs_no_case(tmp_path: Path) -> None:
     command = f"{sys.executable} -c 'import sys; sys.exit(3)'"
     cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)
     report = run_suite(command, cases=cases, json_path=tmp_path / "r.json",
                        report_dir=tmp_path, out=io.StringIO())
     assert report.error and not report.ok
-    assert {(r.outcome.status, r.outcome.failure_kind) for r in report.records} == {
-        ("errored", "startup")}
+    assert {r.outcome.status for r in report.records} == {"not_run"}
     assert json.loads((tmp_path / "r.json").read_text())["error"]
 
 
@@ -320,8 +323,8 @@ def test_exit_status_is_one_not_a_failure_count(tmp_path: Path) -> None:
     assert run_conform(args) == 1
 
 
-def test_no_matching_case_is_an_error(tmp_path: Path) -> None:
-    assert run_conform(conform_args(tmp_path, only="nothing/*")) == 1
+def test_no_matching_case_is_status_5(tmp_path: Path) -> None:
+    assert run_conform(conform_args(tmp_path, only="nothing/*")) == 5
 
 
 class _Terminal(io.StringIO):
@@ -353,3 +356,219 @@ def test_a_match_scenario_the_search_missed_is_a_kit_error_not_a_pass(
     assert outcome.status == "errored"
     assert outcome.failure_kind == "kit"
     assert "did not reach exact-target" in outcome.message
+
+
+# ---------------------------------------------------------------------------- stopping early
+
+HANG_AFTER = Path(__file__).resolve().parent / "engines" / "hang_after.py"
+EXIT_AT_START = Path(__file__).resolve().parent / "engines" / "exit_at_start.py"
+
+
+def hangs_after(requests: int) -> str:
+    """An engine command whose every process answers ``requests`` - 1 requests, then hangs."""
+    return f"{sys.executable} {HANG_AFTER} {requests}"
+
+
+def test_an_engine_that_keeps_hanging_is_stopped_after_three_cases(tmp_path: Path) -> None:
+    # every fresh process answers hello and then hangs, so every case times out
+    cases = collect_cases("szczerbak", only="perft/*", examples=2)
+    assert len(cases) > 5
+    out = io.StringIO()
+    report = run_suite(hangs_after(2), cases=cases, timeout=1.0, json_path=tmp_path / "r.json",
+                       junit_path=tmp_path / "r.xml", report_dir=tmp_path, out=out)
+    statuses = [r.outcome.status for r in report.records]
+    assert statuses == ["errored"] * 3 + ["not_run"] * (len(cases) - 3)
+    assert {r.outcome.failure_kind for r in report.records[:3]} == {"timeout"}
+    reason = "the engine timed out or crashed in 3 cases in a row (--max-engine-failures 3)"
+    assert report.stopped == reason
+    assert report.records[3].outcome.message == f"not run: {reason}"
+    assert not report.ok
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["stopped"] == reason and data["summary"]["not_run"] == len(cases) - 3
+    skipped = ET.parse(tmp_path / "r.xml").getroot().findall(".//skipped[@type='not_run']")
+    assert len(skipped) == len(cases) - 3
+    text = out.getvalue()
+    assert f"{len(cases) - 3} not run" in text and reason in text
+    assert text.count("not run:") <= 1  # said once, not once per case
+
+
+def test_max_engine_failures_zero_means_no_limit(tmp_path: Path) -> None:
+    cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)[:4]
+    report = run_suite(hangs_after(2), cases=cases, timeout=1.0, max_engine_failures=0,
+                       report_dir=tmp_path, out=io.StringIO())
+    assert [r.outcome.status for r in report.records] == ["errored"] * 4
+
+
+def test_a_budget_stops_the_run_and_says_so(tmp_path: Path) -> None:
+    cases = collect_cases("szczerbak", only="perft/*", examples=2)
+    report = run_suite(hangs_after(2), cases=cases, timeout=1.0, budget=1.5,
+                       max_engine_failures=0, report_dir=tmp_path, out=io.StringIO())
+    statuses = [r.outcome.status for r in report.records]
+    ran = statuses.count("errored")  # each case takes its 1 s timeout: one or two fit
+    assert 1 <= ran <= 2 and statuses == ["errored"] * ran + ["not_run"] * (len(cases) - ran)
+    assert report.stopped == "the run's budget of 1.5 s was spent (--budget 1.5)"
+
+
+def test_maxfail_counts_only_cases_that_fail_the_run(tmp_path: Path) -> None:
+    cases = collect_cases("szczerbak", only="perft/szczerbak/widow-*", examples=2)
+    broken = InProcessEngine(WidowStarterLowerHalf(), WidowStarterLowerHalf)
+    report = run_suite(broken, cases=cases, maxfail=2, report_dir=tmp_path, out=io.StringIO())
+    statuses = [r.outcome.status for r in report.records]
+    assert statuses.count("failed") == 2 and statuses[-1] == "not_run"
+    assert report.stopped == "stopped after 2 failing cases (--maxfail 2)"
+
+
+def test_an_engine_that_will_not_start_is_said_once_with_its_stderr(tmp_path: Path) -> None:
+    out = io.StringIO()
+    cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)
+    report = run_suite(f"{sys.executable} {EXIT_AT_START}", cases=cases, report_dir=tmp_path,
+                       out=out)
+    assert report.error is not None and "did not start" in report.error
+    assert {r.outcome.status for r in report.records} == {"not_run"}
+    assert {r.outcome.message for r in report.records} == {
+        "not run: the engine could not be used (the report's error says why)"}
+    assert "fatal: cannot initialise" in report.error
+    text = out.getvalue()
+    assert text.count("fatal: cannot initialise") == 1
+    assert "ERRORED" not in text
+
+
+def test_conform_exits_4_when_the_engine_will_not_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = conform_args(tmp_path, engine=f"{sys.executable} {EXIT_AT_START}",
+                        only="perft/szczerbak/*-d1")
+    assert run_conform(args) == 4
+    assert "fatal: cannot initialise" in capsys.readouterr().err
+
+
+def test_a_repro_that_cannot_be_written_does_not_change_the_verdict(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    broken = SzczerbakBlankEndOneAction
+    cases = collect_cases("szczerbak", only="differential/szczerbak/default", examples=2)
+    report = run_suite(InProcessEngine(broken(), broken), cases=cases, report_dir=blocker,
+                       out=io.StringIO())
+    (record,) = report.records
+    assert record.outcome.status == "failed", record.outcome.message
+    assert "R-SZC-05" in record.outcome.rules
+    assert record.outcome.repro is None
+    assert "repro trace not written" in record.outcome.message
+
+
+def test_a_report_is_replaced_whole_or_not_at_all(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominokit.conformance import report as report_module
+
+    target = tmp_path / "r.json"
+    target.write_text("previous\n")
+
+    def refuse(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(report_module.os, "replace", refuse)
+    cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)[:1]
+    report = run_suite(reference(), cases=cases, json_path=target, report_dir=tmp_path,
+                       out=io.StringIO())
+    assert target.read_text() == "previous\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+    assert report.write_errors and "No space left" in report.write_errors[0]
+
+
+# ---------------------------------------------------------------------------- the terminal
+
+
+def test_the_end_of_a_run_lists_failures_slowest_and_counts_by_variant_and_kind(
+    tmp_path: Path,
+) -> None:
+    cases = [c for c in collect_cases(examples=2)
+             if c.id.startswith(("perft/szczerbak/widow-faces-1-d1", "golden/poldomino/"))]
+    broken = InProcessEngine(WidowStarterLowerHalf(), WidowStarterLowerHalf)
+    out = io.StringIO()
+    report = run_suite(broken, cases=cases, report_dir=tmp_path, out=out)
+    lines = out.getvalue().splitlines()
+    failures = lines.index("failures (1):")
+    assert lines[failures + 1].startswith("FAILED perft/szczerbak/widow-faces-1-d1: ")
+    slowest = next(i for i, line in enumerate(lines) if line.startswith("slowest "))
+    listed = [line.split()[-1] for line in lines[slowest + 1:slowest + 4]]
+    by_time = sorted(report.records, key=lambda r: -r.seconds)
+    assert listed == [r.case_id for r in by_time[:3]]
+    golden = len(cases) - 1
+    assert re.search(rf"^  poldomino +{golden} passed, 0 failed", out.getvalue(), re.M)
+    assert re.search(r"^  szczerbak +0 passed, 1 failed", out.getvalue(), re.M)
+    assert re.search(rf"^  golden +{golden} passed, 0 failed", out.getvalue(), re.M)
+    assert re.search(r"^  perft +0 passed, 1 failed", out.getvalue(), re.M)
+    assert lines[-1].startswith("dominokit conform: ")
+    summary = report.to_json()["summary"]
+    assert summary["by_variant"]["szczerbak"]["failed"] == 1
+    assert summary["by_kind"]["golden"]["passed"] == golden
+
+
+def test_the_progress_line_fits_the_terminal(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "40")
+    cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)
+    tty = _Terminal()
+    run_suite(reference(), cases=cases, progress=True, report_dir=tmp_path, out=tty)
+    drawn = [part.split("\n")[0] for part in tty.getvalue().split("\r")[1:]]
+    assert drawn and max(len(part) for part in drawn) < 40
+
+
+def test_without_a_terminal_a_progress_line_comes_every_few_seconds() -> None:
+    from dominokit.conformance.terminal import PROGRESS_EVERY, Terminal
+
+    assert PROGRESS_EVERY == 5.0
+    now = [0.0]
+    plain = io.StringIO()
+    terminal = Terminal(plain, total=5, progress=True, clock=lambda: now[0], heartbeat=False)
+    for done in range(5):  # a case every 3 s
+        terminal.start(done, f"perft/x/case-{done}")
+        now[0] += 3.0
+    # at 0, 3: under 5 s since the start; at 6: a line; at 9: 3 s since it; at 12: a line
+    assert plain.getvalue().splitlines() == [
+        "dominokit conform: 2/5 cases, 0 failed, 6 s elapsed; running perft/x/case-2",
+        "dominokit conform: 4/5 cases, 0 failed, 12 s elapsed; running perft/x/case-4",
+    ]
+    now[0] += 1.0  # 16 s, case-4 is slow: 4 s since the last line, nothing due yet
+    terminal.tick()
+    now[0] += 2.0  # 18 s: 6 s since it; the heartbeat's tick prints while the case runs
+    terminal.tick()
+    assert plain.getvalue().splitlines()[2:] == [
+        "dominokit conform: 4/5 cases, 0 failed, 18 s elapsed; running perft/x/case-4"]
+
+
+def test_the_heartbeat_speaks_during_a_slow_case(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominokit.conformance import terminal as terminal_module
+
+    monkeypatch.setattr(terminal_module, "PROGRESS_EVERY", 0.05)
+    monkeypatch.setattr(terminal_module, "HEARTBEAT", 0.01)
+    plain = io.StringIO()
+    terminal = terminal_module.Terminal(plain, total=1, progress=True)
+    terminal.start(0, "differential/x/slow")
+    deadline = time.monotonic() + 30
+    while "running differential/x/slow" not in plain.getvalue():
+        assert time.monotonic() < deadline, "no heartbeat line"
+        time.sleep(0.01)
+    terminal.finish(Report("1", 1, "e", {}))
+    assert terminal._heart is not None and not terminal._heart.is_alive()
+
+
+def test_colour_only_where_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dominokit.conformance.terminal import use_colour
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert use_colour("auto", _Terminal()) and not use_colour("auto", io.StringIO())
+    assert use_colour("always", io.StringIO()) and not use_colour("never", _Terminal())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour("auto", _Terminal()) and use_colour("always", io.StringIO())
+
+
+def test_failures_are_red_in_colour(tmp_path: Path) -> None:
+    cases = collect_cases("szczerbak", only=WIDOW_CASE, examples=2)
+    broken = InProcessEngine(WidowStarterLowerHalf(), WidowStarterLowerHalf)
+    coloured, plain = io.StringIO(), io.StringIO()
+    run_suite(broken, cases=cases, color=True, report_dir=tmp_path, out=coloured)
+    run_suite(broken, cases=cases, report_dir=tmp_path, out=plain)
+    assert f"\x1b[31mFAILED\x1b[0m {WIDOW_CASE}" in coloured.getvalue()
+    assert "\x1b[" not in plain.getvalue()

@@ -367,15 +367,16 @@ def test_weird_input_is_one_problem_not_a_traceback(
     assert lines[1] == "spec check: 1 files, 1 problems"
 
 
-def test_missing_file_and_directory_are_one_problem_each(
+def test_missing_file_and_directory_are_a_usage_error_each(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     missing = tmp_path / "nope.yaml"
-    assert run_spec_check([str(missing), str(tmp_path)]) == 1
-    assert capsys.readouterr().out.splitlines() == [
-        f"{missing}:1:1: $: no such file",
-        f"{tmp_path}:1:1: $: is a directory, not a YAML file",
-        "spec check: 2 files, 2 problems",
+    assert run_spec_check([str(missing), str(tmp_path), str(FIXTURE)]) == 4
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.splitlines() == [
+        f"dominokit spec check: {missing}: no such file",
+        f"dominokit spec check: {tmp_path}: is a directory, not a YAML file",
     ]
 
 

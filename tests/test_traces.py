@@ -199,9 +199,11 @@ def test_planted_match_total_error(tmp_path: Path) -> None:
     assert "totals: [157, 39]" in text and "sets_won: [2, 1]" in text
     path.write_text(text.replace("sets_won: [2, 1]", "sets_won: [1, 2]"), encoding="utf-8")
     problems = traces.validate_file(path)
+    # The match state after the last hand (hands[4]) says so too: the replay stops there,
+    # naming the hand whose result the match folded.
     assert len(problems) == 1
-    assert re.match(rf"{re.escape(str(path))}:\d+: \$\.match\.sets_won: expected \[1, 2\], "
-                    r"got \[2, 1\]$", problems[0])
+    assert re.match(rf"{re.escape(str(path))}:\d+: \$\.hands\[4\]\.match\.sets_won: "
+                    r"expected \[1, 2\], got \[2, 1\]$", problems[0])
 
 
 class _ActsAfterTheEnd(ReferenceEngine):

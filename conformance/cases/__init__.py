@@ -8,6 +8,9 @@ every variant, in a fixed order, so case ids and their order are stable from run
 - differential: searched and random hands against the reference, shrunk on failure
 - invariants: properties of the engine's own answers (tiles conserved, turns, results)
 - rejection: illegal actions from real positions must be refused and change nothing
+- requests: bad requests (deals, variants, options, verbs out of place, non-canonical
+  notation, lines that are not JSON) must be refused with the reference's code and change
+  nothing
 - match: whole matches, searched to reach third sets, exact targets and tiebreaks
 """
 
@@ -38,6 +41,7 @@ def _registry() -> dict[str, Collector]:
         match,
         perft,
         rejection,
+        requests,
     )
 
     return {
@@ -46,11 +50,12 @@ def _registry() -> dict[str, Collector]:
         "differential": differential.cases,
         "invariants": invariants.cases,
         "rejection": rejection.cases,
+        "requests": requests.cases,
         "match": match.cases,
     }
 
 
-KINDS = ("golden", "perft", "differential", "invariants", "rejection", "match")
+KINDS = ("golden", "perft", "differential", "invariants", "rejection", "requests", "match")
 """The case kinds, in the order a run goes through them."""
 
 

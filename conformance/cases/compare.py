@@ -108,7 +108,12 @@ class Blame:
                     out.append(r.parity.extra_rule or "")
             return out
         if action.kind == "board":
-            return [r.matching.rule, r.matching.extra_rule or "", r.opening.rule]
+            # a cell beyond the table's rows and columns is the board's size at fault
+            off = action.cells is not None and any(
+                not (0 <= row < r.table.rows and 0 <= col < r.table.cols)
+                for row, col in action.cells)
+            return [r.matching.rule, r.matching.extra_rule or "", r.opening.rule,
+                    r.table.rule if off else ""]
         if action.kind == "draw":
             return [r.draw.rule]
         if action.kind == "pass":

@@ -2,9 +2,13 @@
 
 Each case (one per variant and option setting) first replays *searched* hands: deals and play
 found by searching the reference for situations random play rarely reaches, each named by the
-spec (every end condition, a hand nobody wins, every bonus and catch tile, every lake size and
-the smallest region too big to be a lake, both ends of the extra-tile turn, and a hand in which
-each option value changes what happens). Then hypothesis drives random deals (seeded
+spec (every end condition, a hand nobody wins, every bonus and catch tile, a catch in a hand
+ended by each end condition but a domino, a catch tile as one of the loser's last two, a hand
+won by the other player than the one who went out, every lake size and the smallest region too
+big to be a lake, both ends of the extra-tile turn, and a hand in which each option value
+changes what happens). A situation the mixed search misses is searched again with a policy of
+its own, then taken from a constructed hand (``constructed``), so that no seed misses one a
+construction can reach. Then hypothesis drives random deals (seeded
 ``random_deal``) and random legal actions (``sampled_from`` the sorted legal list) through
 both; legal sets, events, states and results are compared at every step. A divergence is shrunk
 by hypothesis and the shrunk hand is written as a trace. ``--examples`` sets the number of
@@ -19,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import Any
 
-from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases import Params, constructed, oracle
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
@@ -38,6 +42,7 @@ from dominokit.reference import (
     validate_deal,
 )
 from dominokit.reference.deal import Deal
+from dominokit.reference.rules import Term
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
@@ -76,18 +81,37 @@ class Target:
     rules: tuple[str, ...]
     hit: Callable[[oracle.Played], bool] = field(compare=False)
     hoard: frozenset[Tile] = frozenset()
+    policy: oracle.Policy | None = field(default=None, compare=False)
+    """A policy that heads for the situation, tried on its own when the mixed search misses."""
+    redeal: Callable[[JsonObject, random.Random], JsonObject] | None = field(default=None,
+                                                                           compare=False)
+    """How ``policy`` wants its seeded deals shared out."""
+    after: str | None = None
+    """A target the mixed search must have reached for ``policy`` to be worth trying (a
+    setting where no hand ends that way is not searched at length)."""
+    built: Callable[[Rules], constructed.Script | None] | None = field(default=None,
+                                                                     compare=False)
+    """A constructed hand that reaches the situation, the last resort of the search."""
 
 
 def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
     """The situations the spec names for this variant and options (see the module doc)."""
     rules = oracle.rules_of(variant, options)
     out = [Target(f"end-{oracle.slug(end.condition)}", (end.rule,),
-                  partial(_reason_is, end.condition)) for end in rules.end]
+                  partial(_reason_is, end.condition), **_heading_for(end.condition))
+           for end in rules.end]
     out.append(Target("no-winner", (rules.winner.rule,), _no_winner))
     for term in rules.terms:
         for tile, value in term.tiles:
             out.append(Target(f"{oracle.slug(term.term)}-{tile}", (term.rule,),
                               partial(_has_term, term.term, value), frozenset({tile})))
+        if term.term == CATCH:
+            out.extend(_catch_targets(rules, term))
+    domino = next((end for end in rules.end if end.condition == "domino"), None)
+    if domino is not None and rules.winner.policy != "domino_or_fewer_pips":
+        out.append(Target("domino-lost", (rules.winner.rule, domino.rule), _out_but_lost,
+                          after=f"end-{oracle.slug(domino.condition)}",
+                          **_heading_for(domino.condition)))
     if rules.lakes is not None:
         biggest = rules.lakes.max_cells
         out.extend(Target(f"lake-{size}", (rules.lakes.rule,), partial(_lake_of, size))
@@ -96,7 +120,8 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
                           partial(_region_of, biggest + 1)))
     if rules.extra_tile is not None:
         out.append(Target("extra-tile-placed", (rules.extra_tile.rule,), _extra_placed))
-        out.append(Target("extra-tile-stop", (rules.extra_tile.rule,), _extra_stopped))
+        out.append(Target("extra-tile-stop", (rules.extra_tile.rule,), _extra_stopped,
+                          policy=oracle.by_kind))
     sample = Deal.from_json(oracle.deal_json(rules, 0))
     for name, spec in load_variant(variant).options.items():
         for choice in spec.values:
@@ -109,6 +134,45 @@ def targets(variant: str, options: Mapping[str, object]) -> list[Target]:
                 out.append(Target(f"option-{oracle.slug(name)}-{oracle.slug(str(choice))}",
                                   (spec.rule,), partial(_differs_under, other)))
     return out
+
+
+def _heading_for(condition: str) -> dict[str, Any]:
+    """The focused policy (and deal) for hands ending by ``condition``: a domino comes
+    soonest when the starter holds and plays the smallest tiles (no focus for the others)."""
+    if condition != "domino":
+        return {}
+    return {"policy": oracle.starter_plays_low, "redeal": oracle.low_hand_to_starter}
+
+
+CATCH = "catch"
+"""The scoring term for a lone listed tile left in the loser's hand (R-POL-09): it applies
+whatever ended the hand, and only to a last tile, so it has targets of its own."""
+
+
+def _catch_targets(rules: Rules, term: Term) -> list[Target]:
+    """A catch in a hand ended by each end condition but a domino (a catch after a domino is
+    the common case), and a listed tile as one of the loser's last two (no catch)."""
+    tiles = frozenset(tile for tile, _ in term.tiles)
+    out = [Target(f"{oracle.slug(term.term)}-{oracle.slug(end.condition)}",
+                  (term.rule, end.rule), partial(_caught_after, term.term, end.condition),
+                  tiles, built=partial(_first_built, constructed.CAUGHT.get(end.condition),
+                                       tiles))
+           for end in rules.end if end.condition != "domino"]
+    out.extend(Target(f"{oracle.slug(term.term)}-{tile}-of-two", (term.rule,),
+                      partial(_among_last_two, tile), frozenset({tile}),
+                      built=partial(_first_built, constructed.left_with_two, {tile}))
+               for tile, _ in term.tiles)
+    return out
+
+
+def _first_built(build: Callable[[Rules, Tile], constructed.Script | None] | None,
+                 tiles: frozenset[Tile] | set[Tile], rules: Rules) -> constructed.Script | None:
+    """The first hand ``build`` makes for one of ``tiles`` (most pips first)."""
+    for tile in sorted(tiles, key=lambda t: (-t.pips, t)):
+        made = build(rules, tile) if build is not None else None
+        if made is not None:
+            return made
+    return None
 
 
 def _same_deals(rules: Rules, deal: Deal) -> bool:
@@ -131,6 +195,28 @@ def _no_winner(played: oracle.Played) -> bool:
 
 def _has_term(term: str, value: int, played: oracle.Played) -> bool:
     return any(t.term == term and abs(t.points) == value for t in played.result.terms)
+
+
+def _caught_after(term: str, reason: str, played: oracle.Played) -> bool:
+    """The hand ended for ``reason`` and ``term`` (a catch) was paid."""
+    result = played.result
+    return result.reason == reason and any(t.term == term for t in result.terms)
+
+
+def _among_last_two(tile: Tile, played: oracle.Played) -> bool:
+    """The hand has a winner, and the loser is left holding two tiles, ``tile`` one of them."""
+    winner = played.result.winner
+    if winner is None:
+        return False
+    left = played.final.hands[1 - winner]
+    return len(left) == 2 and tile in left
+
+
+def _out_but_lost(played: oracle.Played) -> bool:
+    """The hand ended by a domino, and the player who went out did not win it."""
+    result = played.result
+    return (result.reason == "domino" and result.winner is not None
+            and bool(played.final.hands[result.winner]))
 
 
 def _lake_of(size: int, played: oracle.Played) -> bool:
@@ -193,7 +279,8 @@ class Found:
 @cache
 def search(variant: str, options_items: tuple[tuple[str, object], ...], seed: int) -> Found:
     """Play seeded hands on the reference until every target is reached or the work budget
-    is spent; every other hand holds back the tiles pending targets name."""
+    is spent; every other hand holds back the tiles pending targets name. A target still
+    missed is then tried with its own policy and its constructed hand (``_focused``)."""
     options = dict(options_items)
     rules = oracle.rules_of(variant, options)
     sizes = oracle.hand_sizes(rules)
@@ -217,8 +304,49 @@ def search(variant: str, options_items: tuple[tuple[str, object], ...], seed: in
             hits[len(played_hands)] = [t.name for t in reached]
             played_hands.append(played)
             pending = [t for t in pending if t not in reached]
+    for target in [t for t in pending if t.policy is not None or t.built is not None]:
+        if target not in pending:
+            continue
+        hopeless = target.after in {t.name for t in pending}
+        played_or_none = _focused(variant, options, seed, target, hopeless)
+        if played_or_none is not None:
+            reached = [t for t in pending if t.hit(played_or_none)]
+            hits[len(played_hands)] = [t.name for t in reached]
+            played_hands.append(played_or_none)
+            pending = [t for t in pending if t not in reached]
     return Found(tuple((played_hands[i], tuple(names)) for i, names in hits.items()),
                  tuple(t.name for t in pending))
+
+
+FOCUS_WORK = 150_000
+"""Work the search may spend on one missed target with its own policy (a few seconds at most,
+and spent only when the mixed search missed it)."""
+
+
+def _focused(variant: str, options: dict[str, object], seed: int, target: Target,
+             hopeless: bool) -> oracle.Played | None:
+    """A hand that reaches ``target``: seeded hands played by its own policy (unless
+    ``hopeless``), then its constructed hand; None when neither reaches it."""
+    rules = oracle.rules_of(variant, options)
+    sizes = oracle.hand_sizes(rules)
+    work = attempt = 0
+    while target.policy is not None and not hopeless and work < FOCUS_WORK:
+        rng = random.Random(f"focus:{variant}:{target.name}:{seed}:{attempt}")
+        deal = oracle.deal_json(rules, rng.randrange(2**31), sizes[attempt % len(sizes)])
+        if target.redeal is not None:
+            shared = target.redeal(deal, rng)
+            deal = shared if _same_deals(rules, Deal.from_json(shared)) else deal
+        played = oracle.play_deal(variant, options, deal, target.policy, rng)
+        if target.hit(played):
+            return played
+        work += played.work
+        attempt += 1
+    made = target.built(rules) if target.built is not None else None
+    if made is not None:
+        played = oracle.play_script(variant, options, *made)
+        if target.hit(played):
+            return played
+    return None
 
 
 class _Diverged(Exception):

@@ -5,6 +5,7 @@ A trace fixes the deal and the actions and states every answer: who acts, the le
 plan of each hand and the final match state. The replay itself is ``traces.replay`` (the same
 one ``dominokit trace validate`` uses); this module turns its first mismatch into an outcome
 and names the rules involved, rebuilding the position of the step on both sides when needed.
+That judgement (``judge``) is also what ``dominokit trace replay`` gives for any trace or repro.
 """
 
 from __future__ import annotations
@@ -50,16 +51,39 @@ def cases(variant: str, params: Params) -> list[Case]:
 
 
 def _run(trace: traces.Trace, engine: Engine, ctx: Context) -> Outcome:
+    return judge(trace, engine)
+
+
+def judge(trace: traces.Trace, engine: Engine) -> Outcome:
+    """Replay ``trace`` on ``engine`` and turn its first mismatch into an outcome: the
+    golden case's verdict, and ``dominokit trace replay``'s for any trace or repro."""
     mismatches = traces.replay(trace, engine)
     if not mismatches:
+        if trace.kind == "perft" and trace.perft is not None:
+            return Outcome.passed(f"perft({trace.perft.depth}) = {trace.perft.count}")
         return Outcome.passed(f"{sum(len(h.steps) for h in trace.hands)} steps replayed")
     first = mismatches[0]
     hand, step = _position(first.where)
-    rules = _blame(trace, first, hand, step, engine)
+    if trace.kind == "perft":
+        rules: tuple[str, ...] = trace.rules
+        step = len(trace.perft.actions) if trace.perft is not None else None
+    else:
+        rules = _blame(trace, first, hand, step, engine)
+        if step is not None and (".events" in first.where or ".state." in first.where):
+            step += 1  # they show once the action is played, as in the differential cases
+        elif ".start_state." in first.where:
+            step = 0
+    prelude = re.match(r"\$\.prelude\[(\d+)\]", first.where)
+    if prelude is not None:  # hand numbers count the prelude's hands first
+        hand = int(prelude.group(1)) - len(trace.prelude)
+    elif first.where.startswith("$.start."):
+        hand = -1
+    elif first.where.startswith("$.match."):
+        hand = len(trace.hands) - 1
     more = f" (and {len(mismatches) - 1} more mismatch(es))" if len(mismatches) > 1 else ""
     lines = [f"{first}{more}"] + [f"also: {m}" for m in mismatches[1:4]]
     return Outcome("failed", "\n".join(lines), step=step,
-                   hand=None if trace.kind == "hand" else hand + 1,
+                   hand=(trace.hand_number(hand) or None) if trace.kind == "match" else None,
                    expected=first.expected, got=first.got,
                    diff=diff_text(first.expected, first.got, first.where, "trace"),
                    rules=rules or trace.rules, repro=trace.path)
@@ -77,13 +101,20 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
     blame = Blame(rules_of(trace.variant, trace.options))
     where = mismatch.where
     expected, got = mismatch.expected, mismatch.got
-    if ".legal" in where and step is not None:
+    if where.endswith((".legal", ".legal_count")) and step is not None:
         ref = _reference_at(trace, hand, step)
-        want = set(expected) if isinstance(expected, list) else _legal_now(ref)
-        have = set(got) if isinstance(got, list) else _engine_legal(trace, hand, step, engine)
+        # a large legal set is stored as [count, sha256]: no actions to compare, so both sets
+        # are listed afresh
+        listed = where.endswith(".legal")
+        want = set(expected) if listed and isinstance(expected, list) else _legal_now(ref)
+        have = set(got) if listed and isinstance(got, list) else _engine_legal(
+            trace, hand, step, engine)
         return blame.legal(ref, want - have, have - want)
     if ".events" in where:
         return blame.events([expected] if expected else [], [got] if got else [])
+    if ".state." in where or ".start_state." in where:
+        key = where.rsplit(".", 1)[-1]
+        return blame.state({key: expected}, {key: got}, in_match=trace.kind == "match")
     if ".result" in where:
         key = where.rsplit(".", 1)[-1]
         if key == "result":
@@ -94,15 +125,29 @@ def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int 
                            in_match=trace.kind == "match")
     if where.endswith(".plan"):
         return blame.match({"next": expected}, {"next": got})
-    if where.startswith("$.match."):
+    if ".match." in where or where.startswith("$.start."):
         key = where.rsplit(".", 1)[-1]
-        return blame.match({key: expected}, {key: got})
+        stated = _stated_match(trace, where, hand)  # its rounds tell a tiebreak
+        return blame.match({**stated, key: expected}, {**stated, key: got})
     if where.endswith(".action") and step is not None:
         action = trace.hands[hand].steps[step].action
         cited = re.search(r"\((R-[A-Z]+-\d+)\)$", mismatch.detail)
         return blame.refused(_reference_at(trace, hand, step), action,
                              cited.group(1) if cited else None)
+    if ".refused" in where and step is not None:
+        refused = trace.hands[hand].steps[step].refused or {}
+        cited_rule = got.get("rule") if isinstance(got, dict) else got
+        return unique([refused.get("rule"), cited_rule if ".rule" in where else None])
     return unique(end.rule for end in blame.rules.end)
+
+
+def _stated_match(trace: traces.Trace, where: str, hand: int) -> dict[str, Any]:
+    """The match state the trace states where a match mismatch was found."""
+    if where.startswith("$.start."):
+        return dict(trace.start or {})
+    if where.startswith("$.match."):
+        return dict(trace.match or {})
+    return dict(trace.hands[hand].match or {})
 
 
 def _obj(value: Any) -> dict[str, Any] | None:
@@ -121,6 +166,12 @@ def _reference_at(trace: traces.Trace, hand: int, step: int) -> HandState:
         return _advance(state, trace.hands[0], step)
     assert trace.first_starter is not None
     match = new_match(trace.variant, trace.options, trace.first_starter)
+    for before in trace.prelude:
+        state = start_hand(match, Deal.from_json(before.deal))
+        for action in before.actions:
+            state, _ = apply_action(state, action)
+        if state.result is not None:
+            match, _ = finish_hand(match, state.result)
     for index, recorded in enumerate(trace.hands):
         state = start_hand(match, Deal.from_json(recorded.deal))
         if index == hand:
@@ -152,6 +203,10 @@ def _reach(trace: traces.Trace, hand: int, step: int, engine: Engine) -> set[str
     else:
         assert trace.first_starter is not None
         engine.new_match(trace.variant, dict(trace.options), trace.first_starter)
+        for before in trace.prelude:
+            engine.next_hand(dict(before.deal))
+            for action in before.actions:
+                engine.apply(action)
         for recorded in trace.hands[:hand]:
             engine.next_hand(dict(recorded.deal))
             for earlier in recorded.steps:

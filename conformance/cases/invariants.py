@@ -214,6 +214,16 @@ INVARIANTS: dict[str, Check] = {
     "result-consistency": result_consistency,
 }
 
+COVERS: dict[str, Callable[[Rules], tuple[str, ...]]] = {
+    "tile-conservation": lambda r: (r.structural.own_tiles, r.tiles.rule),
+    "termination": lambda r: tuple(end.rule for end in r.end),
+    "turn-order": lambda r: (r.structural.turn_order,
+                             *((r.extra_tile.rule,) if r.extra_tile else ())),
+    "result-consistency": lambda r: (*(end.rule for end in r.end), r.winner.rule,
+                                     r.structural.own_tiles, *(t.rule for t in r.terms)),
+}
+"""The rules each invariant checks: those its failures name."""
+
 
 def cases(variant: str, params: Params) -> list[Case]:
     """``invariants/<variant>/<name>`` (with ``-<options-slug>`` for non-default options)."""
@@ -224,7 +234,7 @@ def cases(variant: str, params: Params) -> list[Case]:
             out.append(Case(
                 id=f"invariants/{variant}/{name}{suffix}", kind="invariants", variant=variant,
                 body=partial(_run, variant, options, name, check, params), options=options,
-                rules=(oracle.rules_of(variant, options).structural.turn_order,),
+                rules=unique(COVERS[name](oracle.rules_of(variant, options))),
                 description=(check.__doc__ or name).split("\n")[0]))
     return out
 

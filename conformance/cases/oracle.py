@@ -21,6 +21,7 @@ from dominokit.reference import (
     HandResult,
     HandState,
     Rules,
+    Tile,
     apply_action,
     legal_actions,
     load_rules,
@@ -127,6 +128,32 @@ def hoarding(tiles: frozenset[Any]) -> Policy:
     return policy
 
 
+def starter_plays_low(state: HandState, legal: list[Action], rng: random.Random) -> Action:
+    """The starter places a tile with the fewest pips, the other player one with the most.
+    With ``low_hand_to_starter`` it heads for a hand in which the starter goes out having
+    scored less than the other player (R-PIJ-09 gives such a hand to the other player)."""
+    placements = [a for a in legal if a.tile is not None]
+    if not placements:
+        return rng.choice(legal)
+    sign = 1 if state.to_move == state.starter else -1
+    best = min(sign * a.tile.pips for a in placements if a.tile is not None)
+    return rng.choice([a for a in placements if a.tile is not None
+                       and sign * a.tile.pips == best])
+
+
+def low_hand_to_starter(deal: JsonObject, rng: random.Random) -> JsonObject:
+    """``deal`` with its dealt tiles shared out again: the starter gets those with the fewest
+    pips (ties in random order), the other player the rest, hand sizes kept."""
+    starter = deal.get("starter")
+    if starter not in (0, 1):
+        return deal
+    tiles = sorted([*deal["hands"][0], *deal["hands"][1]],
+                   key=lambda text: (Tile.parse(text).pips, rng.random()))
+    size = len(deal["hands"][starter])
+    low, high = sorted(tiles[:size], key=Tile.parse), sorted(tiles[size:], key=Tile.parse)
+    return {**deal, "hands": [low, high] if starter == 0 else [high, low]}
+
+
 @dataclass(frozen=True)
 class Played:
     """A hand as the reference played it: deal, actions, the state before each action (and the
@@ -179,6 +206,20 @@ def play_deal(variant: str, options: Mapping[str, object], deal: JsonObject, pol
     rules = rules_of(variant, options)
     return play(rules, new_hand(rules, Deal.from_json(deal)), policy, rng, variant, options,
                 deal)
+
+
+def play_script(variant: str, options: Mapping[str, object], deal: JsonObject,
+                actions: tuple[str, ...] | list[str]) -> Played:
+    """Play ``actions`` (each must be legal) from ``deal`` as a standalone hand that they end."""
+    script = iter(actions)
+
+    def policy(state: HandState, legal: list[Action], rng: random.Random) -> Action:
+        text = next(script, None)
+        if text is None:
+            raise RuntimeError(f"{variant}: the scripted actions end before the hand does")
+        return Action.parse(text)
+
+    return play_deal(variant, options, deal, policy, random.Random(0))
 
 
 def replay_actions(variant: str, options: Mapping[str, object], deal: JsonObject,

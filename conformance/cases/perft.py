@@ -4,9 +4,10 @@ Counting every path through the first few actions checks the whole move generato
 opening, matching, parity, drawing, passing, the extra tile and the end conditions (a sequence
 whose last action ends the hand counts but is not extended). Positions and expected counts live
 in ``conformance/perft/<variant>.yaml``; the counts come from an independent generator
-(``tests/test_perft_independent.py``), never from the reference. The protocol has no undo, so
-the walk re-reaches a position by replaying it from the deal; on a mismatch the count per first
-action is compared with the stored breakdown.
+(``tests/test_perft_independent.py``), never from the reference. The walk is
+``traces.perft.Walker``; on a mismatch the count per first action is compared with the stored
+breakdown, and a perft trace (the deal, the prefix and the divided counts) is written as the
+repro, so ``dominokit trace replay`` re-runs just that count.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from functools import cache, partial
 from importlib.resources import files
 from typing import Any
 
-import yaml
 from dominokit.conformance.cases import Params
+from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import diff_text
 from dominokit.conformance.driver import Engine
-from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.traces.perft import Refused, TooLarge, Walker, replay_budget
+from dominokit.reference.errors import DominokitError
+from dominokit.reference.yamldoc import load_yaml_data
 
 JsonObject = dict[str, Any]
 
@@ -31,7 +34,7 @@ def positions(variant: str) -> tuple[JsonObject, ...]:
     path = files("dominokit.conformance") / "perft" / f"{variant}.yaml"
     if not path.is_file():
         return ()
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = load_yaml_data(path)
     if data.get("variant") != variant:
         raise ValueError(f"{path}: variant must be {variant!r}")
     return tuple(data["positions"])
@@ -50,84 +53,33 @@ def cases(variant: str, params: Params) -> list[Case]:
     return out
 
 
-class _Refused(Exception):
-    """The engine refused an action it had listed as legal (or one on the way)."""
-
-    def __init__(self, path: list[str], action: str, refusal: EngineRejected) -> None:
-        self.path = path
-        self.action = action
-        self.refusal = refusal
-        super().__init__(action)
-
-
-class _Walker:
-    """Walks the action tree through the protocol, re-reaching positions from the deal."""
-
-    def __init__(self, engine: Engine, variant: str, entry: JsonObject) -> None:
-        self.engine = engine
-        self.variant = variant
-        self.options = dict(entry.get("options") or {})
-        self.deal = entry["deal"]
-        self.root = list(entry.get("actions") or [])
-
-    def reach(self, path: list[str]) -> None:
-        self.engine.new_hand(self.variant, self.options, self.deal)
-        for action in [*self.root, *path]:
-            self.apply(path, action)
-
-    def apply(self, path: list[str], action: str) -> bool:
-        """Play ``action``; True when it ended the hand."""
-        try:
-            events = self.engine.apply(action)
-        except EngineRejected as refusal:
-            raise _Refused(path, action, refusal) from None
-        return any(event.get("type") == "end" for event in events)
-
-    def count(self, path: list[str], depth: int, here: bool) -> int:
-        if not here:
-            self.reach(path)
-        legal = sorted(set(self.engine.legal()))
-        if depth == 1:
-            return len(legal)
-        total = 0
-        at_path = True
-        for action in legal:
-            if not at_path:
-                self.reach(path)
-            at_path = False
-            ended = self.apply(path, action)
-            total += 1 if ended else self.count([*path, action], depth - 1, here=True)
-        return total
-
-    def divide(self, depth: int) -> dict[str, int]:
-        self.reach([])
-        out: dict[str, int] = {}
-        for index, action in enumerate(sorted(set(self.engine.legal()))):
-            if index:
-                self.reach([])
-            ended = self.apply([], action)
-            out[action] = 1 if depth == 1 or ended else self.count([action], depth - 1, True)
-        return out
-
-
 def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
          ctx: Context) -> Outcome:
     depth, expected = count["depth"], count["count"]
-    walker = _Walker(engine, variant, entry)
+    options = dict(entry.get("options") or {})
+    prefix = list(entry.get("actions") or [])
+    walker = Walker(engine, variant, options, entry["deal"], prefix,
+                    replay_budget(expected, depth, len(prefix)))
     rules = tuple(entry["rules"])
     try:
         got = walker.count([], depth, here=False)
-    except _Refused as refused:
+    except TooLarge as error:
+        return Outcome("failed", f"perft({depth}): {error}; the engine's tree is far larger "
+                       f"than the {expected} sequences expected", rules=rules,
+                       repro=_write_repro(ctx, variant, entry, count))
+    except Refused as refused:
         where = " ".join(refused.path) or "(the position itself)"
         return Outcome("failed", f"the engine refused {refused.action!r} after {where}: "
                        f"{refused.refusal}", rules=rules)
     if got == expected:
         return Outcome.passed(f"perft({depth}) = {got}")
     stored = count.get("divide")
+    walker.played = 0
     try:
         breakdown = walker.divide(depth)
-    except _Refused:
+    except (Refused, TooLarge):
         breakdown = {}
+    repro = _write_repro(ctx, variant, entry, count)
     lines = [f"perft({depth}) = {got}, expected {expected} "
              f"(position {entry['name']}: {entry['description']})"]
     if stored is not None and breakdown:
@@ -145,7 +97,22 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
                    diff=diff_text(stored, breakdown, f"perft({depth}) per first action",
                                   "perft data")
                    if stored is not None else "",
-                   rules=rules)
+                   rules=rules, repro=repro)
+
+
+def _write_repro(ctx: Context, variant: str, entry: JsonObject, count: JsonObject
+                 ) -> str | None:
+    """The perft trace of the failing count, with the stored divide (or, where the perft file
+    stores none, the reference's count per first action); None if it cannot be written."""
+    case_id = f"perft/{variant}/{entry['name']}-d{count['depth']}"
+    try:
+        return repros.write_perft(
+            ctx.report_dir, case_id, variant, dict(entry.get("options") or {}), entry["deal"],
+            list(entry.get("actions") or []), count["depth"], count.get("divide"),
+            tuple(entry["rules"]), note=f"position {entry['name']} of conformance/perft/"
+            f"{variant}.yaml: {entry['description']}")
+    except DominokitError:
+        return None
 
 
 def _show(value: int | None) -> str:

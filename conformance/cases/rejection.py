@@ -5,7 +5,9 @@ kind of illegality (a tile the player does not hold, a tile at an end it does no
 mismatched or parity-breaking tile, an occupied, off-board, untouching or mismatched board
 placement, a draw, pass or stop the rules do not allow, any action after the hand has ended),
 keeps those the reference refuses, and sends them to the engine, which follows the same hand.
-Each must get an ``illegal_action`` error reply and leave ``state`` exactly as it was.
+Each must get an ``illegal_action`` error reply citing the rule the reference cites (the
+contract's precedence, when more than one rule forbids the action) and leave ``state`` exactly
+as it was. A case lists the rules its actions are refused under, and only those.
 """
 
 from __future__ import annotations
@@ -39,11 +41,13 @@ MAX_TRIES = 16
 
 @dataclass(frozen=True)
 class Category:
-    """One kind of illegal action: when it applies (by the mechanics) and how to make it."""
+    """One kind of illegal action: when it applies (by the mechanics), how to make it, and the
+    rule it is about (listed by a case whose searched hands found no such action)."""
 
     name: str
     applies: Callable[[Rules], bool]
     make: Generator
+    about: Callable[[Rules], str | None]
     after_end: bool = False
 
 
@@ -214,20 +218,31 @@ def _board_table(rules: Rules) -> bool:
     return rules.table.kind == "board"
 
 
+def _stop_rule(rules: Rules) -> str:
+    return rules.extra_tile.rule if rules.extra_tile else rules.structural.turn_order
+
+
 CATEGORIES = (
-    Category("tile-not-in-hand", lambda rules: True, _not_in_hand),
-    Category("wrong-end", _chain, _wrong_end),
-    Category("mismatch", _chain, _mismatch),
-    Category("parity", lambda rules: _chain(rules) and rules.parity.policy != "none", _parity),
-    Category("occupied-cell", _board_table, _occupied),
-    Category("off-board", _board_table, _off_board),
-    Category("broken-contact", _board_table, _broken_contact),
-    Category("no-contact", _board_table, _no_contact),
-    Category("cells-not-adjacent", _board_table, _not_adjacent),
-    Category("draw-not-allowed", lambda rules: True, _word("draw")),
-    Category("pass-not-allowed", lambda rules: True, _word("pass")),
-    Category("stop-not-allowed", lambda rules: True, _word("stop")),
-    Category("play-after-end", lambda rules: True, _after_end, after_end=True),
+    Category("tile-not-in-hand", lambda rules: True, _not_in_hand,
+             lambda rules: rules.structural.own_tiles),
+    Category("wrong-end", _chain, _wrong_end, lambda rules: rules.matching.rule),
+    Category("mismatch", _chain, _mismatch, lambda rules: rules.matching.rule),
+    Category("parity", lambda rules: _chain(rules) and rules.parity.policy != "none", _parity,
+             lambda rules: rules.parity.rule),
+    Category("occupied-cell", _board_table, _occupied, lambda rules: rules.matching.extra_rule),
+    Category("off-board", _board_table, _off_board, lambda rules: rules.matching.extra_rule),
+    Category("broken-contact", _board_table, _broken_contact,
+             lambda rules: rules.matching.rule),
+    Category("no-contact", _board_table, _no_contact, lambda rules: rules.matching.extra_rule),
+    Category("cells-not-adjacent", _board_table, _not_adjacent,
+             lambda rules: rules.matching.extra_rule),
+    Category("draw-not-allowed", lambda rules: True, _word("draw"),
+             lambda rules: rules.draw.rule),
+    Category("pass-not-allowed", lambda rules: True, _word("pass"),
+             lambda rules: rules.pass_.rule),
+    Category("stop-not-allowed", lambda rules: True, _word("stop"), _stop_rule),
+    Category("play-after-end", lambda rules: True, _after_end,
+             lambda rules: rules.structural.hand_over, after_end=True),
 )
 
 
@@ -247,13 +262,10 @@ class Attempt:
 def attempts(variant: str, category: str, seed: int) -> tuple[Attempt, ...]:
     """The illegal actions of ``category`` found at the positions of seeded reference hands."""
     chosen = next(c for c in CATEGORIES if c.name == category)
-    rules = oracle.rules_of(variant, {})
-    sizes = oracle.hand_sizes(rules)
     found: list[Attempt] = []
     for number in range(HANDS):
-        rng = random.Random(f"rejection:{variant}:{category}:{seed}:{number}")
-        deal = oracle.deal_json(rules, rng.randrange(2**31), sizes[number % len(sizes)])
-        played = oracle.play_deal(variant, {}, deal, oracle.by_kind, rng)
+        played = _hand(variant, seed, number)
+        deal = played.deal
         positions = [len(played.actions)] if chosen.after_end else range(len(played.actions))
         quota = max(1, MAX_TRIES // HANDS)
         here_found: list[Attempt] = []
@@ -274,6 +286,17 @@ def attempts(variant: str, category: str, seed: int) -> tuple[Attempt, ...]:
     return tuple(found)
 
 
+@cache
+def _hand(variant: str, seed: int, number: int) -> oracle.Played:
+    """Seeded hand ``number`` played on the reference; every category searches the same hands
+    (playing them is the costly part, and case collection lists the rules they cite)."""
+    rules = oracle.rules_of(variant, {})
+    sizes = oracle.hand_sizes(rules)
+    rng = random.Random(f"rejection:{variant}:{seed}:{number}")
+    deal = oracle.deal_json(rules, rng.randrange(2**31), sizes[number % len(sizes)])
+    return oracle.play_deal(variant, {}, deal, oracle.by_kind, rng)
+
+
 def _refusal(state: HandState, text: str) -> tuple[str, str] | None:
     try:
         action = Action.parse(text)
@@ -287,10 +310,17 @@ def cases(variant: str, params: Params) -> list[Case]:
     rules = oracle.rules_of(variant, {})
     return [Case(id=f"rejection/{variant}/{category.name}", kind="rejection",
                  variant=variant, body=partial(_run, variant, category.name, params),
-                 rules=unique([rules.structural.own_tiles, rules.structural.hand_over]),
+                 rules=covered(variant, category, params.seed),
                  description=f"illegal actions ({category.name}) are refused and change "
                  "nothing")
             for category in CATEGORIES if category.applies(rules)]
+
+
+def covered(variant: str, category: Category, seed: int) -> tuple[str, ...]:
+    """The rules the case's actions are refused under, as the reference cites them (the rule
+    the category is about when the searched hands found no such action)."""
+    cited = unique(attempt.rule for attempt in attempts(variant, category.name, seed))
+    return cited or unique([category.about(oracle.rules_of(variant, {}))])
 
 
 def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Context
@@ -319,10 +349,10 @@ def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Conte
         problem = _try(engine, attempt)
         if problem is not None:
             message, expected, got = problem
-            path = repros.write_hand(
+            path = repros.write_rejection(
                 ctx.report_dir, case_id, variant, {}, attempt.deal, attempt.before,
-                [attempt.rule], note=f"after these actions the engine must refuse "
-                f"{attempt.action!r} ({attempt.rule}: {attempt.why})")
+                attempt.action, attempt.rule, note=f"after these actions the engine must "
+                f"refuse {attempt.action!r} ({attempt.rule}: {attempt.why})")
             return Outcome("failed", f"{message}\nposition: after "
                            f"{' '.join(attempt.before) or '(no action)'}",
                            step=len(attempt.before), expected=expected, got=got,
@@ -338,10 +368,13 @@ def _try(engine: Engine, attempt: Attempt) -> tuple[str, Any, Any] | None:
     try:
         events = engine.apply(attempt.action)
     except EngineRejected as refusal:
+        got = {"error": refusal.code, "rule": refusal.rule, "state": "unchanged"}
         if refusal.code != "illegal_action":
             return (f"the engine refused {attempt.action!r} with code {refusal.code!r}, "
-                    f"expected 'illegal_action' ({attempt.rule}: {attempt.why})", want,
-                    {"error": refusal.code, "rule": refusal.rule})
+                    f"expected 'illegal_action' ({attempt.rule}: {attempt.why})", want, got)
+        if refusal.rule != attempt.rule:
+            return (f"the engine refused {attempt.action!r} citing {refusal.rule!r}, expected "
+                    f"{attempt.rule!r} ({attempt.why})", want, got)
         after = engine.state()
         if not same(before, after):
             return (f"refusing {attempt.action!r} changed the engine's state", before, after)

@@ -63,6 +63,8 @@ def frames(trace: Trace) -> list[Frame]:
     anchor = 0
     water: set[tuple[int, int]] = set()
     for number, step in enumerate(spec.steps, start=1):
+        if step.player is None or step.refused is not None:
+            break  # a refused last step changes nothing: there is no frame to draw
         events = engine.apply(step.action)
         after = engine.state()
         parsed = Action.parse(step.action)

@@ -166,9 +166,11 @@ def trace_format_markdown(book: Book) -> str:
              f"({relative('contributing/traces.md', here)}).", "",
              "## Top-level fields", "",
              "A hand trace (`kind: hand`) has `deal`, `steps` and `result`; a match trace "
-             "(`kind: match`) has `first_starter`, `hands` and `match` instead.", "",
+             "(`kind: match`) has `first_starter`, `hands` and `match` instead (and may start "
+             "from the state a `prelude` reaches); a perft trace (`kind: perft`) has `deal`, "
+             "`actions`, `depth`, `count` and `divide`.", "",
              doc.table(node), ""]
-    for name in ("step", "plan", "match_hand", "match_expectation"):
+    for name in ("step", "refusal", "plan", "match_hand", "prelude_hand", "match_expectation"):
         sub = node["$defs"].get(name)
         if sub is None or not sub.get("properties"):
             continue

@@ -3,7 +3,8 @@
 A trace (``conformance/traces/<variant>/<slug>.yaml``, schema ``trace.schema.json``) is the
 conformance kit's most direct test: it names a deal, the actions played on it, and for each
 action who plays it, the legal set before it and the events it gives, then the hand's result
-(or, for ``kind: match``, every hand of a whole match and the final match state). Traces are
+(or, for ``kind: match``, every hand of a whole match and the final match state; for ``kind:
+perft``, the counts of action sequences from one position). Traces are
 written by the reference (``record_hand``), checked by hand, and replayed against any engine
 through the protocol verbs (``replay``), so the same files test the reference and every other
 engine. ``regenerate`` rewrites a trace from the reference in one stable layout; CI runs it
@@ -30,6 +31,8 @@ from dominokit.conformance.traces.model import (
     HandTrace,
     JsonObject,
     Mismatch,
+    Perft,
+    PreludeHand,
     Step,
     Trace,
     bundled_trace_files,
@@ -45,6 +48,7 @@ from dominokit.conformance.traces.record import (
     random_policy,
     record_hand,
     record_match,
+    record_perft,
     record_random,
     regenerate,
     rerecord,
@@ -58,6 +62,8 @@ __all__ = [
     "HandTrace",
     "JsonObject",
     "Mismatch",
+    "Perft",
+    "PreludeHand",
     "Step",
     "Trace",
     "bundled_trace_files",
@@ -72,6 +78,7 @@ __all__ = [
     "random_policy",
     "record_hand",
     "record_match",
+    "record_perft",
     "record_random",
     "reference_engine",
     "regenerate",

@@ -4,7 +4,8 @@ A trace file is data written by people and by the recorder, so every mistake in 
 reported like a compiler error, ``file:line:col: $.path: message``: the YAML is parsed with
 position marks (``dominokit.reference.spec``), validated against ``trace.schema.json``, then
 checked for what a schema cannot say (the id matches the file, the variant, options and rules
-exist). The loaded ``Trace`` remembers the line of every step so replay can point at it.
+exist, every deal can be dealt). The loaded ``Trace`` remembers the line of every step so
+replay can point at it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from dominokit.conformance.traces.deals import trace_deal_problems
 from dominokit.reference import spec
 from dominokit.reference.errors import OptionError, SpecError, SpecProblem
 
@@ -30,7 +32,7 @@ TRACES_FOLDER = "traces"
 LEGAL_LIST_MAX = 40
 """Legal sets up to this size are written out in full; larger ones as count + sha256."""
 
-MATCH_KEYS = ("hands_played", "totals", "sets_won", "rounds", "winner", "finished")
+MATCH_KEYS = ("hands_played", "totals", "sets_won", "rounds", "winner", "finished", "next")
 """The MatchState fields a match trace records (``phase`` wording is left to each engine)."""
 
 _ID_STEM = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -38,16 +40,24 @@ _ID_STEM = re.compile(r"[a-z0-9][a-z0-9-]*")
 
 @dataclass(frozen=True)
 class Step:
-    """One action of a trace with what must hold around it; ``line`` is 1-based."""
+    """One action of a trace with what must hold around it; ``line`` is 1-based.
+
+    ``refused`` is set on a refused step (a hand trace's last one): the ``code`` and ``rule``
+    the engine must refuse the action with; it then has no events, and ``player`` is None
+    when the hand is already over.
+    """
 
     action: str
-    player: int
+    player: int | None
     events: tuple[JsonObject, ...]
     legal: tuple[str, ...] | None
     legal_count: int | None
     legal_sha256: str | None
     line: int
     where: str
+    refused: JsonObject | None = None
+    state: JsonObject | None = None
+    """The expected state after the action, when the trace states it."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,34 @@ class HandTrace:
     line: int
     result_line: int
     where: str
+    match: JsonObject | None = None
+    """The expected match state right after the hand (match traces; optional)."""
+    match_line: int = 0
+    start_state: JsonObject | None = None
+    """The expected state right after the deal, when the trace states it."""
+
+
+@dataclass(frozen=True)
+class PreludeHand:
+    """A hand that only brings a match to its ``start`` state: deal and actions, no answers."""
+
+    deal: JsonObject
+    actions: tuple[str, ...]
+    line: int
+    where: str
+
+
+@dataclass(frozen=True)
+class Perft:
+    """A perft trace's position and counts: the prefix from the deal, the depth, the total
+    and the count per first action, with the file line of each first action."""
+
+    actions: tuple[str, ...]
+    depth: int
+    count: int
+    divide: dict[str, int]
+    count_line: int
+    divide_lines: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -80,6 +118,14 @@ class Trace:
     match: JsonObject | None
     match_line: int
     data: JsonObject = field(repr=False)
+    prelude: tuple[PreludeHand, ...] = ()
+    start: JsonObject | None = None
+    start_line: int = 0
+    perft: Perft | None = None
+
+    def hand_number(self, index: int) -> int:
+        """The 1-based number in the match of ``hands[index]`` (after the prelude's hands)."""
+        return len(self.prelude) + index + 1
 
 
 @dataclass(frozen=True)
@@ -145,16 +191,41 @@ def _semantic_problems(document: spec.YamlDocument, stem: str) -> list[SpecProbl
         loaded.resolve(data["options"])
     except OptionError as error:
         out.append(document.problem(("options",), str(error)))
+    else:
+        out.extend(trace_deal_problems(document))
     for name, value in data["options"].items():
         option = loaded.options.get(name)
         if option is not None and spec.key_text(option.default) == spec.key_text(value):
             out.append(document.problem(("options", name),
                                         f"{name} is the default; list only non-default options"))
+    out.extend(_refused_step_problems(document))
+    if data["kind"] == "perft" and sum(data["divide"].values()) != data["count"]:
+        out.append(document.problem(("count",), f"count {data['count']} is not the sum of "
+                                                f"divide ({sum(data['divide'].values())})"))
     for index, rule_id in enumerate(data["rules"]):
         try:
             spec.rule(rule_id)
         except KeyError:
             out.append(document.problem(("rules", index), f"no rule {rule_id} in the spec"))
+    return out
+
+
+def _refused_step_problems(document: spec.YamlDocument) -> list[SpecProblem]:
+    """A refused step ends a hand trace: nothing can follow a refusal, and a match goes on."""
+    data: JsonObject = document.view
+    out: list[SpecProblem] = []
+    if data["kind"] == "hand":
+        places: list[tuple[JsonPath, list[JsonObject], bool]] = [((), data["steps"], True)]
+    elif data["kind"] == "match":
+        places = [(("hands", i), hand["steps"], False) for i, hand in enumerate(data["hands"])]
+    else:
+        places = []
+    for base, raw, may_end in places:
+        for i, step in enumerate(raw):
+            if "refused" in step and not (may_end and i == len(raw) - 1):
+                out.append(document.problem(
+                    (*base, "steps", i, "refused"),
+                    "only the last step of a hand trace may be refused"))
     return out
 
 
@@ -169,12 +240,14 @@ def _build(document: spec.YamlDocument) -> Trace:
             Step(
                 action=step["action"],
                 player=step["player"],
-                events=tuple(step["events"]),
+                events=tuple(step.get("events", ())),
                 legal=tuple(step["legal"]) if "legal" in step else None,
                 legal_count=step.get("legal_count"),
                 legal_sha256=step.get("legal_sha256"),
                 line=line((*base, "steps", i)),
                 where=spec.json_path((*base, "steps", i)),
+                refused=step.get("refused"),
+                state=step.get("state"),
             )
             for i, step in enumerate(raw)
         )
@@ -184,18 +257,32 @@ def _build(document: spec.YamlDocument) -> Trace:
             deal=raw["deal"], steps=steps(raw["steps"], base), result=raw["result"],
             plan=raw.get("plan"), line=line((*base, "deal")),
             result_line=line((*base, "result")), where=spec.json_path(base),
+            match=raw.get("match"),
+            match_line=line((*base, "match")) if "match" in raw else 0,
+            start_state=raw.get("start_state"),
         )
 
+    perft: Perft | None = None
     if data["kind"] == "hand":
         hands: tuple[HandTrace, ...] = (hand(data, ()),)
-    else:
+    elif data["kind"] == "match":
         hands = tuple(hand(raw, ("hands", i)) for i, raw in enumerate(data["hands"]))
+    else:
+        hands = ()
+        perft = Perft(tuple(data["actions"]), data["depth"], data["count"],
+                      dict(data["divide"]), line(("count",)),
+                      {action: line(("divide", action)) for action in data["divide"]})
+    prelude = tuple(PreludeHand(raw["deal"], tuple(raw["actions"]), line(("prelude", i)),
+                                spec.json_path(("prelude", i)))
+                    for i, raw in enumerate(data.get("prelude", ())))
     return Trace(
         path=document.filename, id=data["id"], description=data["description"],
         rules=tuple(data["rules"]), variant=data["variant"], options=dict(data["options"]),
         note=data.get("note"), kind=data["kind"], hands=hands,
         first_starter=data.get("first_starter"), match=data.get("match"),
-        match_line=line(("match",)), data=data,
+        match_line=line(("match",)) if "match" in data else 0, data=data,
+        prelude=prelude, start=data.get("start"),
+        start_line=line(("start",)) if "start" in data else 0, perft=perft,
     )
 
 

@@ -10,10 +10,11 @@ header comment) before it is bundled.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from dominokit.conformance.atomic import write_text_atomically
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
@@ -26,25 +27,54 @@ from dominokit.conformance.traces.model import (
 from dominokit.conformance.traces.replay import EngineLike, plan_of, reference_engine
 from dominokit.reference import spec
 from dominokit.reference.errors import DominokitError
+from dominokit.reference.yamldoc import read_limited
 
 
-def _record_steps(engine: EngineLike, actions: Sequence[str]) -> list[JsonObject]:
+def _step_head(engine: EngineLike, action: str) -> JsonObject:
+    """A step's action, player and legal set before it (listed, or counted and hashed)."""
+    step: JsonObject = {"action": action, "player": engine.state()["to_move"]}
+    legal = engine.legal()
+    if len(legal) <= LEGAL_LIST_MAX:
+        step["legal"] = list(legal)
+    else:
+        step["legal_count"], step["legal_sha256"] = legal_digest(legal)
+    return step
+
+
+def _record_steps(engine: EngineLike, actions: Sequence[str], states: Collection[int] = ()
+                  ) -> list[JsonObject]:
+    """The steps of ``actions``; after the n-th action (n in ``states``) also the state."""
     steps: list[JsonObject] = []
     for index, action in enumerate(actions):
-        player = engine.state()["to_move"]
-        legal = engine.legal()
+        step = _step_head(engine, action)
         try:
-            events = engine.apply(action)
+            step["events"] = engine.apply(action)
         except EngineRejected as error:
             raise DominokitError(f"step {index} ({action!r}) is refused: {error}") from None
-        step: JsonObject = {"action": action, "player": player}
-        if len(legal) <= LEGAL_LIST_MAX:
-            step["legal"] = list(legal)
-        else:
-            step["legal_count"], step["legal_sha256"] = legal_digest(legal)
-        step["events"] = events
+        if index + 1 in states:
+            step["state"] = engine.state()
         steps.append(step)
     return steps
+
+
+def stated_states(hand: Mapping[str, Any]) -> set[int]:
+    """The action counts after which a recorded hand states the state (0: after the deal)."""
+    out = {index + 1 for index, step in enumerate(hand["steps"]) if "state" in step}
+    return out | ({0} if "start_state" in hand else set())
+
+
+def _record_refused(engine: EngineLike, action: str) -> JsonObject:
+    """The refused last step: the error the reference answers ``action`` with."""
+    step = _step_head(engine, action)
+    try:
+        engine.apply(action)
+    except EngineRejected as error:
+        if error.code != "illegal_action" or error.rule is None:
+            raise DominokitError(f"{action!r} is refused with {error.code}, not as an "
+                                 f"illegal action citing a rule: {error}") from None
+        step["refused"] = {"code": error.code, "rule": error.rule}
+        return step
+    raise DominokitError(f"{action!r} is legal here; a refused step must be refused")
 
 
 def non_default_options(variant: str, options: Mapping[str, Any] | None) -> JsonObject:
@@ -89,11 +119,16 @@ def record_hand(
     trace_id: str | None = None,
     note: str | None = None,
     engine: EngineLike | None = None,
+    refused: str | None = None,
+    states: Collection[int] = (),
 ) -> JsonObject:
     """A hand trace as data: the reference's players, legal sets, events and result.
 
     The result is None when the actions stop before the hand ends (a trace may show only
-    an opening). Raises DominokitError if an action is refused.
+    an opening). Raises DominokitError if an action is refused. ``refused`` is an action the
+    reference must refuse after the others: it becomes the last step, with the error code and
+    rule of the refusal. ``states`` lists the action counts after which the state is written
+    too (0: right after the deal), where a repro must compare a whole state.
     """
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
@@ -101,11 +136,15 @@ def record_hand(
     data = _header(trace_id or f"{variant}/recorded", description, rules, variant, chosen,
                    note, "hand")
     try:
-        engine.new_hand(variant, dict(chosen), canonical)
+        dealt = engine.new_hand(variant, dict(chosen), canonical)
     except EngineRejected as error:
         raise DominokitError(f"the deal is refused: {error}") from None
     data["deal"] = canonical
-    data["steps"] = _record_steps(engine, actions)
+    if 0 in states:
+        data["start_state"] = dealt
+    data["steps"] = _record_steps(engine, actions, states)
+    if refused is not None:
+        data["steps"].append(_record_refused(engine, refused))
     data["result"] = engine.state()["result"]
     return data
 
@@ -121,37 +160,115 @@ def record_match(
     trace_id: str | None = None,
     note: str | None = None,
     engine: EngineLike | None = None,
+    prelude: Sequence[tuple[Mapping[str, Any], Sequence[str]]] = (),
+    start: bool = False,
+    states: Mapping[int, Collection[int]] | None = None,
 ) -> JsonObject:
-    """A match trace as data: for each (deal, actions) the plan, steps and result, then the
-    final match state."""
+    """A match trace as data: for each (deal, actions) the plan, steps, result and match
+    state after it, then the final match state.
+
+    With ``prelude`` (deals and actions of the match's first hands) the trace starts from
+    the match state they reach: they are written without answers, then that state as
+    ``start``, and ``hands`` follow them. ``start`` writes that state without a prelude too
+    (the match state ``hands`` start from). ``states`` maps an index of ``hands`` to the
+    action counts after which that hand's state is written (as in ``record_hand``).
+    """
     engine = engine or reference_engine()
     chosen = non_default_options(variant, options)
     data = _header(trace_id or f"{variant}/recorded-match", description, rules, variant,
                    chosen, note, "match")
     data["first_starter"] = first_starter
     engine.new_match(variant, dict(chosen), first_starter)
+    if prelude:
+        data["prelude"] = _play_prelude(engine, prelude)
+    if prelude or start:
+        data["start"] = _match_fields(engine.match_state())
     recorded: list[JsonObject] = []
-    for number, (deal, actions) in enumerate(hands):
+    for index, (deal, actions) in enumerate(hands):
+        number = len(prelude) + index
+        wanted = (states or {}).get(index, ())
         plan = engine.match_state()["next"]
         if plan is None:
             raise DominokitError(f"the match is over before hand {number}")
         canonical = _canonical_deal(deal)
         try:
-            engine.next_hand(canonical)
+            dealt = engine.next_hand(canonical)
         except EngineRejected as error:
             raise DominokitError(f"hand {number}: the deal is refused: {error}") from None
+        hand: JsonObject = {"plan": plan_of(plan), "deal": canonical}
+        if 0 in wanted:
+            hand["start_state"] = dealt
         try:
-            steps = _record_steps(engine, actions)
+            hand["steps"] = _record_steps(engine, actions, wanted)
         except DominokitError as error:
             raise DominokitError(f"hand {number}: {error}") from None
-        result = engine.state()["result"]
-        if result is None:
+        hand["result"] = engine.state()["result"]
+        if hand["result"] is None:
             raise DominokitError(f"hand {number}: the actions do not finish the hand")
-        recorded.append({"plan": plan_of(plan), "deal": canonical, "steps": steps,
-                         "result": result})
+        hand["match"] = _match_fields(engine.match_state())
+        recorded.append(hand)
     data["hands"] = recorded
-    final = engine.match_state()
-    data["match"] = {key: final[key] for key in MATCH_KEYS if key in final}
+    data["match"] = _match_fields(engine.match_state())
+    return data
+
+
+def _match_fields(state: Mapping[str, Any]) -> JsonObject:
+    return {key: state[key] for key in MATCH_KEYS if key in state}
+
+
+def _play_prelude(engine: EngineLike, prelude: Sequence[tuple[Mapping[str, Any], Sequence[str]]]
+                  ) -> list[JsonObject]:
+    out: list[JsonObject] = []
+    for number, (deal, actions) in enumerate(prelude):
+        canonical = _canonical_deal(deal)
+        try:
+            engine.next_hand(canonical)
+            for action in actions:
+                engine.apply(action)
+        except EngineRejected as error:
+            raise DominokitError(f"prelude hand {number}: refused: {error}") from None
+        if engine.state()["result"] is None:
+            raise DominokitError(f"prelude hand {number}: the actions do not finish the hand")
+        out.append({"deal": canonical, "actions": list(actions)})
+    return out
+
+
+def record_perft(
+    variant: str,
+    options: Mapping[str, Any] | None,
+    deal: Mapping[str, Any],
+    actions: Sequence[str],
+    depth: int,
+    description: str,
+    rules: Sequence[str],
+    *,
+    divide: Mapping[str, int] | None = None,
+    trace_id: str | None = None,
+    note: str | None = None,
+    engine: EngineLike | None = None,
+) -> JsonObject:
+    """A perft trace as data: the position (deal and prefix), the depth, and the count per
+    first action (``divide``, else counted on the reference) with their total."""
+    from dominokit.conformance.traces.perft import RECORD_BUDGET, Refused, TooLarge, Walker
+
+    engine = engine or reference_engine()
+    chosen = non_default_options(variant, options)
+    canonical = _canonical_deal(deal)
+    data = _header(trace_id or f"{variant}/recorded-perft", description, rules, variant,
+                   chosen, note, "perft")
+    if divide is None:
+        try:
+            divide = Walker(engine, variant, chosen, canonical, actions,
+                            RECORD_BUDGET).divide(depth)
+        except Refused as refused:
+            raise DominokitError(f"{refused.action!r} is refused: {refused.refusal}") from None
+        except TooLarge as error:
+            raise DominokitError(f"perft({depth}) is too large to count: {error}") from None
+    data["deal"] = canonical
+    data["actions"] = list(actions)
+    data["depth"] = depth
+    data["count"] = sum(divide.values())
+    data["divide"] = {action: divide[action] for action in sorted(divide)}
     return data
 
 
@@ -237,12 +354,20 @@ def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonO
     common = {"description": data["description"], "rules": data["rules"],
               "trace_id": data["id"], "note": data.get("note"), "engine": engine}
     if data["kind"] == "hand":
-        actions = [step["action"] for step in data["steps"]]
-        return record_hand(data["variant"], data["options"], data["deal"], actions, **common)
+        steps = data["steps"]
+        refused = steps[-1]["action"] if steps and "refused" in steps[-1] else None
+        actions = [step["action"] for step in steps if "refused" not in step]
+        return record_hand(data["variant"], data["options"], data["deal"], actions,
+                           refused=refused, states=stated_states(data), **common)
+    if data["kind"] == "perft":
+        return record_perft(data["variant"], data["options"], data["deal"], data["actions"],
+                            data["depth"], **common)
     hands = [(hand["deal"], [step["action"] for step in hand["steps"]])
              for hand in data["hands"]]
+    prelude = [(hand["deal"], hand["actions"]) for hand in data.get("prelude", ())]
+    states = {index: stated_states(hand) for index, hand in enumerate(data["hands"])}
     return record_match(data["variant"], data["options"], data["first_starter"], hands,
-                        **common)
+                        prelude=prelude, start="start" in data, states=states, **common)
 
 
 def regenerate(path: Path | str, *, write: bool = True) -> bool:
@@ -252,13 +377,13 @@ def regenerate(path: Path | str, *, write: bool = True) -> bool:
     comments are not. With ``write`` False nothing is written (``--check``).
     """
     path = Path(path)
-    old_text = path.read_text(encoding="utf-8")
+    old_text = read_limited(path).decode("utf-8")
     trace = load_trace(path, old_text)
     new_text = dump_trace(rerecord(trace.data), header=leading_comments(old_text))
     if new_text == old_text:
         return False
     if write:
-        path.write_text(new_text, encoding="utf-8")
+        write_text_atomically(path, new_text)
     return True
 
 

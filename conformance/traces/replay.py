@@ -3,6 +3,8 @@
 The same function checks the reference in-process and any other engine over the driver, so
 it only uses the verbs of protocol v1 (new_hand, legal, apply, state, new_match, next_hand,
 match_state). A difference is a ``Mismatch`` naming the file line of the step that diverged.
+A match trace is checked after every hand that states the match, so a wrong total is reported
+at the hand that made it; a perft trace is counted through the same verbs (``traces.perft``).
 """
 
 from __future__ import annotations
@@ -55,10 +57,19 @@ def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
     try:
         if trace.kind == "hand":
             hand = trace.hands[0]
-            engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            try:
+                dealt = engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            except EngineRejected as error:
+                out.append(_refused(trace, hand.line, "$.deal", "the deal", error))
+                raise _Stop from None
+            _check_start_state(trace, hand, dealt, out)
             _replay_hand(trace, hand, engine, out)
-        else:
+        elif trace.kind == "match":
             _replay_match(trace, engine, out)
+        else:
+            from dominokit.conformance.traces.perft import replay_perft
+
+            out.extend(replay_perft(trace, engine))
     except _Stop:
         pass
     return out
@@ -79,6 +90,9 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
                  ) -> None:
     for step in hand.steps:
         state = engine.state()
+        if step.refused is not None:
+            _replay_refused(trace, step, state, engine, out)
+            break
         if state.get("result") is not None:
             out.append(Mismatch(trace.path, step.line, step.where, "hand running",
                                 "hand over", "the hand is already over before this step"))
@@ -95,6 +109,9 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
             raise _Stop from None
         if not same_json(list(step.events), events):
             out.append(_event_mismatch(trace, step, events))
+        if step.state is not None:
+            _check_state(trace, step.line, f"{step.where}.state", step.state, engine.state(),
+                         out)
     got = engine.state().get("result")
     where = f"{hand.where}.result" if hand.where != "$" else "$.result"
     if hand.result is None or got is None:
@@ -109,6 +126,60 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
         if not same_json(hand.result.get(key), got.get(key)):
             out.append(Mismatch(trace.path, hand.result_line, f"{where}.{key}",
                                 hand.result.get(key), got.get(key)))
+
+
+def _check_start_state(trace: Trace, hand: HandTrace, dealt: JsonObject, out: list[Mismatch]
+                       ) -> None:
+    if hand.start_state is not None:
+        where = f"{hand.where}.start_state" if hand.where != "$" else "$.start_state"
+        _check_state(trace, hand.line, where, hand.start_state, dealt, out)
+
+
+def _check_state(trace: Trace, line: int, where: str, want: Mapping[str, Any],
+                 got: Mapping[str, Any], out: list[Mismatch]) -> None:
+    """Compare a stated hand state key by key; a difference stops the replay (every later
+    answer would only show its consequences)."""
+    keys = [key for key in sorted(set(want) | set(got))
+            if not same_json(want.get(key), got.get(key))]
+    if keys:
+        out.extend(Mismatch(trace.path, line, f"{where}.{key}", want.get(key), got.get(key))
+                   for key in keys)
+        raise _Stop
+
+
+def _replay_refused(trace: Trace, step: Step, before: JsonObject, engine: EngineLike,
+                    out: list[Mismatch]) -> None:
+    """A refused step: the same checks before it, then the refusal (code and rule) and a
+    state left exactly as it was."""
+    assert step.refused is not None
+    if before.get("to_move") != step.player:
+        out.append(Mismatch(trace.path, step.line, f"{step.where}.player", step.player,
+                            before.get("to_move")))
+    _check_legal(trace, step, engine.legal(), out)
+    want = step.refused
+    where = f"{step.where}.refused"
+    try:
+        events = engine.apply(step.action)
+    except EngineRejected as error:
+        got = {"code": error.code, "rule": error.rule}
+        for key in ("code", "rule"):
+            if want[key] != got[key]:
+                out.append(Mismatch(trace.path, step.line, f"{where}.{key}", want[key], got[key],
+                                    f"the engine refused {step.action!r} with {error.code} "
+                                    f"({error.rule or 'no rule'}), expected {want['code']} "
+                                    f"({want['rule']}): {error.message}"))
+                raise _Stop from None
+        after = engine.state()
+        if not same_json(before, after):
+            out.append(Mismatch(trace.path, step.line, where, before, after,
+                                f"refusing {step.action!r} changed the engine's state"))
+            raise _Stop from None
+        return
+    out.append(Mismatch(trace.path, step.line, where, dict(want),
+                        {"accepted": step.action, "events": events},
+                        f"the engine accepted {step.action!r}; expected {want['code']} "
+                        f"({want['rule']})"))
+    raise _Stop
 
 
 def _check_legal(trace: Trace, step: Step, got: list[str], out: list[Mismatch]) -> None:
@@ -148,6 +219,7 @@ def _replay_match(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None
     except EngineRejected as error:
         out.append(_refused(trace, 1, "$.first_starter", "the match", error))
         raise _Stop from None
+    _replay_prelude(trace, engine, out)
     for hand in trace.hands:
         plan = engine.match_state().get("next")
         if plan is None:
@@ -158,16 +230,48 @@ def _replay_match(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None
             out.append(Mismatch(trace.path, hand.line, f"{hand.where}.plan", hand.plan,
                                 plan_of(plan)))
         try:
-            engine.next_hand(dict(hand.deal))
+            dealt = engine.next_hand(dict(hand.deal))
         except EngineRejected as error:
             out.append(_refused(trace, hand.line, f"{hand.where}.deal", "the deal", error))
             raise _Stop from None
+        _check_start_state(trace, hand, dealt, out)
         _replay_hand(trace, hand, engine, out)
-    final = engine.match_state()
-    for key, want in trace.match.items():
-        if not same_json(want, final.get(key)):
-            out.append(Mismatch(trace.path, trace.match_line, f"$.match.{key}", want,
-                                final.get(key)))
+        if hand.match is not None and _check_match(
+                trace, hand.match, engine.match_state(), hand.match_line, f"{hand.where}.match",
+                out):
+            raise _Stop  # the hands after it would only show the consequences
+    _check_match(trace, trace.match, engine.match_state(), trace.match_line, "$.match", out)
+
+
+def _check_match(trace: Trace, want: Mapping[str, Any], got: Mapping[str, Any], line: int,
+                 where: str, out: list[Mismatch]) -> bool:
+    """Compare the fields of a match state a trace states; True if any differs."""
+    before = len(out)
+    for key, value in want.items():
+        if not same_json(value, got.get(key)):
+            out.append(Mismatch(trace.path, line, f"{where}.{key}", value, got.get(key)))
+    return len(out) > before
+
+
+def _replay_prelude(trace: Trace, engine: EngineLike, out: list[Mismatch]) -> None:
+    """Bring the match to ``start`` by playing the prelude's hands unchecked, then compare."""
+    if trace.start is None:
+        return
+    for hand in trace.prelude:
+        try:
+            engine.next_hand(dict(hand.deal))
+            for action in hand.actions:
+                engine.apply(action)
+        except EngineRejected as error:
+            out.append(_refused(trace, hand.line, hand.where, "a prelude request", error))
+            raise _Stop from None
+        if engine.state().get("result") is None:
+            out.append(Mismatch(trace.path, hand.line, f"{hand.where}.actions", "hand over",
+                                "hand running", "the prelude hand is not over after its "
+                                "actions"))
+            raise _Stop
+    if _check_match(trace, trace.start, engine.match_state(), trace.start_line, "$.start", out):
+        raise _Stop  # the prelude missed the state the trace goes on from
 
 
 def plan_of(next_hand: Mapping[str, Any]) -> JsonObject:

@@ -75,7 +75,7 @@ def pips(hand: list[Tile]) -> int:
 class Hand:
     """One hand of Szczerbak, from a deal given as data (R-ALL-03)."""
 
-    def __init__(self, deal: Any) -> None:
+    def __init__(self, deal: Any, in_match: bool = False) -> None:
         if not isinstance(deal, dict):
             raise Refusal("bad_request", "deal must be an object")
         hands = deal.get("hands")
@@ -88,7 +88,9 @@ class Hand:
         if deal.get("stock") or deal.get("out_of_play"):
             raise Refusal("bad_request", "Szczerbak has no stock", "R-SZC-01")
         if deal.get("starter") is not None:
-            raise Refusal("bad_request", "the widow decides the starter", "R-SZC-02")
+            # in a match the match decides every hand's starter (R-ALL-04)
+            raise Refusal("bad_request", "the widow decides the starter",
+                          "R-ALL-04" if in_match else "R-SZC-01")
         if not (isinstance(widow, list) and len(widow) == 2 and widow[0] != widow[1]
                 and all(isinstance(p, int) and 0 <= p <= 6 for p in widow)):
             raise Refusal("bad_request", "the widow must be [x, y], two different pips",
@@ -301,7 +303,7 @@ class Engine:
             raise Refusal("bad_request", "the match is over")
         if self.hand is not None and self.hand.result is None:
             raise Refusal("bad_request", "the current hand has not ended")
-        hand = Hand(request.get("deal", {}))
+        hand = Hand(request.get("deal", {}), in_match=True)
         self.hand = hand
         if hand.result is not None:  # a deal can be blocked from the start
             self.match.add(hand.result)

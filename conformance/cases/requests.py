@@ -1,0 +1,250 @@
+"""Request cases: the protocol's error paths, each a request an engine must refuse harmlessly.
+
+Every case is a list of probes. A probe puts the engine in a known state with valid requests
+(a hand in progress, a match between hands, a match that has ended), then sends one bad request:
+a deal that does not fit the variant, an unknown variant, option or option value, a verb with no
+hand or no match to act on, ``next_hand`` at the wrong moment, an action not in canonical
+notation, or a line that is not JSON at all. The expected answer is the reference's own answer
+to the same requests, so the cases follow the contract wherever the reference does. The engine
+fails a probe when it accepts the request, answers another error code, or cites another rule
+where a rule is required (``illegal_action``, and a deal refused under a rule); a message is
+free text. Then ``state`` and ``match_state`` must answer exactly as they did before the bad
+request (a refusal changes nothing, not even an error code).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import io
+import json
+from collections.abc import Callable, Mapping
+from functools import cache, partial
+from typing import Any, Protocol
+
+from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases.bad_requests import (
+    BUILDERS,
+    Probe,
+    Request,
+    applies,
+    option_values,
+    short,
+)
+from dominokit.conformance.cases.compare import diff_text, same, unique
+from dominokit.conformance.driver import Engine, RawLines
+from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.server import run_engine_server
+
+JsonObject = dict[str, Any]
+
+NOTATION_RULES = ("R-ALL-01", "R-ALL-09")
+"""The rules that give every tile and action one spelling (low half first; one spelling per
+action): the rules a non-canonical action breaks. Common rules no mechanic cites."""
+
+
+class Verbs(Protocol):
+    """The verbs a probe uses, as both the kit's engines and ``ReferenceEngine`` have them."""
+
+    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]
+                 ) -> JsonObject: ...
+    def legal(self) -> list[str]: ...
+    def apply(self, action: str) -> list[JsonObject]: ...
+    def state(self) -> JsonObject: ...
+    def new_match(self, variant: str, options: dict[str, Any], first_starter: int
+                  ) -> JsonObject: ...
+    def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
+    def match_state(self) -> JsonObject: ...
+
+
+_VERBS: dict[str, Callable[[Verbs, Mapping[str, Any]], Any]] = {
+    "new_hand": lambda e, f: e.new_hand(f["variant"], dict(f["options"]), dict(f["deal"])),
+    "legal": lambda e, f: e.legal(),
+    "apply": lambda e, f: e.apply(f["action"]),
+    "state": lambda e, f: e.state(),
+    "new_match": lambda e, f: e.new_match(f["variant"], dict(f["options"]),
+                                          f["first_starter"]),
+    "next_hand": lambda e, f: e.next_hand(dict(f["deal"])),
+    "match_state": lambda e, f: e.match_state(),
+}
+
+
+def send(engine: Verbs, request: Request) -> Any:
+    """Send ``request`` through the engine's verb; a refusal raises ``EngineRejected``."""
+    return _VERBS[request.cmd](engine, copy.deepcopy(dict(request.fields)))
+
+
+def answer(engine: Verbs, request: Request) -> JsonObject:
+    """What the engine answered: ``{"error": code, "rule": rule}`` or ``{"accepted": ...}``."""
+    try:
+        value = send(engine, request)
+    except EngineRejected as refusal:
+        return {"error": refusal.code, "rule": refusal.rule}
+    return {"accepted": value}
+
+
+def snapshot(engine: Verbs) -> JsonObject:
+    """The answers to ``state`` and ``match_state`` (an error reply as its code)."""
+    out: JsonObject = {}
+    for key, verb in (("state", engine.state), ("match_state", engine.match_state)):
+        try:
+            out[key] = verb()
+        except EngineRejected as refusal:
+            out[key] = {"error": refusal.code}
+    return out
+
+
+def with_reference(probe: Probe) -> Probe:
+    """The probe with the reference's answers, from a fresh reference engine."""
+    ref = ReferenceEngine()
+    answers = tuple(json.loads(json.dumps(send(ref, request))) for request in probe.setup)
+    if isinstance(probe.request, bytes):
+        reply = raw_reply(ref, probe.request)
+        expected: JsonObject = {"seq": reply.get("seq"), "error": _error_code(reply)}
+    else:
+        expected = answer(ref, probe.request)
+    return dataclasses.replace(probe, expected=expected, answers=answers)
+
+
+def set_up(engine: Engine, request: Request, expect: Any) -> None:
+    """Send a setup request, telling the driver the reference's result."""
+    fields = request.fields
+    if request.cmd == "apply":
+        engine.apply(fields["action"], expect=expect)
+    elif request.cmd == "new_hand":
+        engine.new_hand(fields["variant"], dict(fields["options"]), dict(fields["deal"]),
+                        expect=expect)
+    elif request.cmd == "new_match":
+        engine.new_match(fields["variant"], dict(fields["options"]), fields["first_starter"],
+                         expect=expect)
+    elif request.cmd == "next_hand":
+        engine.next_hand(dict(fields["deal"]), expect=expect)
+    else:
+        send(engine, request)
+
+
+def raw_reply(obj: object, line: bytes) -> JsonObject:
+    """The reply of the reference's server, serving ``obj``, to one raw line."""
+    out = io.StringIO()
+    run_engine_server(obj, stdin=io.TextIOWrapper(io.BytesIO(line + b"\n"), "utf-8"),
+                      stdout=out)
+    reply: JsonObject = json.loads(out.getvalue().splitlines()[0])
+    return reply
+
+
+def _error_code(reply: Mapping[str, Any]) -> str | None:
+    error = reply.get("error")
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, str) else None
+
+PROTOCOL_ONLY = frozenset({"unsupported-variant", "unsupported-option", "no-hand", "no-match",
+                           "not-json"})
+"""Cases about the protocol alone: no rule of the book decides their answer."""
+PROTOCOL_RULE = "R-ALL-03"
+"""What the protocol-only cases list: the ruling that a hand is a replay of explicit data,
+which is why an engine is driven by requests at all (every other case lists the rules its
+probes rest on)."""
+
+
+@cache
+def probes(variant: str, name: str, seed: int) -> tuple[Probe, ...]:
+    """The probes of one case, each with the reference's answer (cached: cheap but repeated)."""
+    rules = oracle.rules_of(variant, {})
+    built = BUILDERS[name](variant, rules, seed)
+    return tuple(with_reference(probe) for probe in built)
+
+
+def tags(variant: str, name: str, seed: int) -> tuple[str, ...]:
+    """The rules a case rests on: the rules the reference cites refusing its probes, or the
+    rules that decide when its requests are out of place."""
+    rules = oracle.rules_of(variant, {})
+    if name in PROTOCOL_ONLY:
+        return (PROTOCOL_RULE,)
+    if name == "unsupported-option-value":
+        return unique(rule for _, _, rule in option_values(variant))
+    if name == "next-hand-before-hand-ends":
+        return unique(end.rule for end in rules.end)
+    if name == "next-hand-after-match":
+        return (rules.match.rule,)
+    if name == "non-canonical-action":
+        return NOTATION_RULES
+    cited = unique(p.expected.get("rule") for p in probes(variant, name, seed))
+    return cited or (rules.tiles.rule,)
+
+
+def cases(variant: str, params: Params) -> list[Case]:
+    """``requests/<variant>/<name>`` for the names that apply to the variant."""
+    out = []
+    for name in BUILDERS:
+        if not applies(variant, name):
+            continue
+        covered = tags(variant, name, params.seed)
+        out.append(Case(id=f"requests/{variant}/{name}", kind="requests", variant=variant,
+                        body=partial(_run, variant, name, params.seed, covered), rules=covered,
+                        description=f"bad requests ({name}) are refused and change nothing"))
+    return out
+
+
+def _run(variant: str, name: str, seed: int, covered: tuple[str, ...], engine: Engine,
+         ctx: Context) -> Outcome:
+    built = probes(variant, name, seed)
+    raw = any(isinstance(p.request, bytes) for p in built)
+    if raw and not isinstance(engine, RawLines):
+        return Outcome.not_applicable("an engine driven in-process reads no lines; a line that "
+                                      "is not JSON needs an engine run as a command")
+    for probe in built:
+        if "accepted" in probe.expected:
+            return Outcome("errored", f"the reference accepts the bad request of {name}: "
+                           f"{probe.what}", failure_kind="kit")
+        for request, expect in zip(probe.setup, probe.answers, strict=True):
+            set_up(engine, request, expect)
+        before = snapshot(engine)
+        if isinstance(probe.request, bytes):
+            assert isinstance(engine, RawLines)
+            reply = engine.exchange_raw(probe.request)
+            got: JsonObject = {"seq": reply.get("seq", "(missing)"),
+                               "error": _error_code(reply)}
+            problem = None if same(got, probe.expected) else (
+                f"the engine answered {probe.what} with {short(reply)}; expected an error "
+                f"reply with seq null and code {probe.expected['error']!r}")
+        else:
+            got = answer(engine, probe.request)
+            problem = _judge(probe, got)
+        if problem is not None:
+            want = probe.expected
+            return Outcome("failed", f"{problem}\nafter: "
+                           f"{'; '.join(str(r) for r in probe.setup[-3:]) or '(nothing)'}",
+                           expected=want, got=got, diff=diff_text(want, got, "answer"),
+                           rules=unique([want.get("rule"),
+                                         *(() if want.get("rule") else covered),
+                                         *_cited(got)]))
+        after = snapshot(engine)
+        if not same(before, after):
+            return Outcome("failed", f"refusing {probe.what} changed what the engine answers "
+                           f"to state or match_state", expected=before, got=after,
+                           diff=diff_text(before, after, "state and match_state",
+                                          "engine before the request"),
+                           rules=unique([probe.expected.get("rule")]) or covered)
+    return Outcome.passed(f"{len(built)} bad requests refused, state unchanged")
+
+
+def _cited(got: Mapping[str, Any]) -> list[str]:
+    rule = got.get("rule")
+    return [rule] if isinstance(rule, str) else []
+
+
+def _judge(probe: Probe, got: Mapping[str, Any]) -> str | None:
+    """What is wrong with the engine's answer to a probe, or None."""
+    want = probe.expected
+    if "accepted" in got:
+        return f"the engine accepted {probe.what}; expected {want['error']!r}"
+    if got["error"] != want["error"]:
+        return (f"the engine refused {probe.what} with code {got['error']!r}, expected "
+                f"{want['error']!r}")
+    needs_rule = want["error"] == "illegal_action" or want.get("rule") is not None
+    if needs_rule and got.get("rule") != want.get("rule"):
+        return (f"the engine refused {probe.what} citing {got.get('rule')!r}, expected "
+                f"{want.get('rule')!r}")
+    return None

@@ -1,0 +1,98 @@
+"""The values a run is given, checked before anything starts.
+
+A bad value found after an hour of cases costs the hour (an unwritable ``--json`` used to lose
+the whole report at the end), so the command line and the pytest plugin check every number and
+every output path first, with these functions, and stop with a usage error naming the option.
+Each check raises ``SettingError`` with a message that reads after ``--option VALUE: ``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from dominokit.reference.errors import DominokitError
+
+
+class SettingError(DominokitError, ValueError):
+    """A value that no run can use; the message says which and why."""
+
+
+def seconds(text: str | float) -> float:
+    """A positive, finite number of seconds (``0``, ``-1``, ``nan``, ``inf`` are refused)."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise SettingError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise SettingError(f"{text!r} is not a positive, finite number of seconds")
+    return value
+
+
+def count(text: str | int, minimum: int = 0) -> int:
+    """A whole number at least ``minimum``."""
+    try:
+        value = int(text)
+    except (TypeError, ValueError):
+        raise SettingError(f"{text!r} is not a whole number") from None
+    if value < minimum:
+        raise SettingError(f"{text!r} is less than {minimum}")
+    return value
+
+
+def writable_file(path: str | Path) -> None:
+    """Refuse a path a report cannot be written to: a directory, a path below a file, or a
+    folder this process may not write in. Missing parent folders are fine (they are made)."""
+    target = Path(path)
+    if target.is_dir():
+        raise SettingError(f"{path} is a directory, not a file")
+    if target.exists():
+        if not os.access(target, os.W_OK):
+            raise SettingError(f"{path} is not writable")
+        if not target.is_file():
+            return  # a device or a pipe (/dev/stdout): written in place, checked when written
+    _creatable(target.parent, path)
+
+
+def writable_dir(path: str | Path) -> None:
+    """Refuse a folder that cannot hold files: a file, below a file, or not writable."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise SettingError(f"{path} is not a directory")
+    _creatable(target, path)
+
+
+def _creatable(folder: Path, given: str | Path) -> None:
+    """``folder`` exists and is writable, or can be made in its nearest existing ancestor."""
+    existing = folder
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise SettingError(f"{given}: {existing} is a file, not a directory")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise SettingError(f"{given}: cannot write in {existing}")
+
+
+def argument_type(check: Callable[[str], object]) -> Callable[[str], Any]:
+    """An argparse ``type`` (pytest's options use argparse too) from a check above, so the
+    message is the check's own rather than argparse's "invalid value"."""
+
+    def convert(text: str) -> object:
+        try:
+            return check(text)
+        except SettingError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
+    convert.__name__ = getattr(check, "__name__", "value")
+    return convert
+
+
+def at_least_one(text: str) -> int:
+    """A count of at least 1 (``--examples``)."""
+    return count(text, 1)
