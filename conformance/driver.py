@@ -324,7 +324,8 @@ class _Process:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise EngineTimeout("no complete reply line before the deadline")
-                ready = selector.select(min(remaining, _POLL))
+                ready = selector.select(remaining if self.exit_fd is not None
+                                        else min(remaining, _POLL))
                 if any(key.fd == self.stdout_fd for key, _ in ready):
                     self._read(once=True)
                 if self._has_exited(ready):

@@ -3,6 +3,7 @@ and the reference engine plays identically through the subprocess and in-process
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import re
@@ -418,3 +419,41 @@ def test_served_reference_plays_a_match_like_the_reference(served: Engine) -> No
     with pytest.raises(EngineRejected) as caught:
         served.next_hand(deal.to_json())
     assert caught.value.code == "bad_request"
+
+
+# --- without pidfd and /proc (macOS and old kernels) --------------------------------------
+
+@pytest.fixture
+def no_linux_extras(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver as it runs where there is no pidfd and no /proc: exits are noticed by
+    polling, and a kill reaches the engine's process group only."""
+    import dominokit.conformance.containment as containment
+    import dominokit.conformance.driver as driver
+
+    monkeypatch.setattr(driver, "_exit_watch", lambda pid: None)
+    monkeypatch.setattr(containment, "PROC", Path("/nonexistent-proc"))
+
+
+@pytest.mark.parametrize(("script", "failure"), [
+    ("hang", EngineTimeout), ("crash", EngineCrashed), ("exit_leaving_child", EngineCrashed),
+])
+def test_without_pidfd_or_proc_failures_are_still_named(
+    no_linux_extras: None, script: str, failure: type[EngineFailure]
+) -> None:
+    with fake(script) as engine:
+        engine.hello()
+        pid = engine.pid
+        assert pid is not None
+        with pytest.raises(EngineFailure) as caught:
+            engine.legal()
+        assert type(caught.value) is failure
+        assert gone(pid)
+    found = re.search(r"child pid (\d+)", caught.value.stderr)
+    if found and script == "exit_leaving_child":
+        # In a session of its own, this child is out of a process-group kill's reach.
+        child = int(found.group(1))
+        os.kill(child, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):  # re-parented here by the subreaper
+            os.waitpid(child, 0)
+    elif found:
+        assert eventually_gone(int(found.group(1)))
