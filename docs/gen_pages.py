@@ -1,7 +1,7 @@
 """mkdocs-gen-files script: write the rule book's generated pages at build time.
 
 Everything a page says about the rules comes from ``spec/`` and the golden traces through
-``dominokit.conformance.rulebook``; this script only hands its pages to mkdocs, so no rule is
+``dominokit.rulebook``; this script only hands its pages to mkdocs, so no rule is
 ever copied into ``docs/`` by hand.
 
 Lists that depend on which games exist (the home page's table of games, the rule-id
@@ -20,7 +20,8 @@ import re
 from pathlib import Path
 
 import mkdocs_gen_files
-from dominokit.conformance.rulebook import Book, build_pages, fill_markers
+
+from dominokit.rulebook import Book, build_pages, fill_markers
 
 DOCS = Path(__file__).resolve().parent
 PUBLISHED = {
