@@ -259,7 +259,7 @@ def _dispatch(args: argparse.Namespace) -> int:
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
     if args.command == "spec":
-        from dominokit.reference.speccheck import run_spec_check
+        from dominokit.spec.speccheck import run_spec_check
 
         return run_spec_check(args.files)
     from dominokit.conformance import traces
