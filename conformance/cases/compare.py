@@ -3,9 +3,9 @@
 A divergence is reported with the rule ids it concerns so that an engine author knows which
 ruling to read. The ids come from the spec: the ``rule:`` written next to each mechanic, scoring
 term and end condition (via the resolved Rules), the rule the reference cites when it refuses an
-action, and the rule carried by events and result terms. Only three rules of
-``spec/common.yaml`` are named here, because no mechanic of a variant file cites them (they
-hold for every variant): see ``COMMON_RULES``.
+action, and the rule carried by events and result terms. A few rules of ``spec/common.yaml``
+are named here, because no mechanic of a variant file cites them (they hold for every
+variant): see ``COMMON_RULES``.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ COMMON_RULES: Final = {
     "distinct_actions": "R-ALL-09",  # one action per end, per touching half, one spelling
     "starters": "R-ALL-04",  # starters alternate hand by hand across the whole match
     "tied_hand": "R-ALL-06",  # equal pips in a block: nobody wins
+    "stock_order": "R-ALL-03",  # the stock is ordered; a draw takes its first tile
+    "compulsory": "R-ALL-07",  # outside free play, pass (or draw) only when nothing fits
+    "one_tile": "R-ALL-08",  # one placement a turn, then the other player moves
+    "end_checks": "R-ALL-10",  # end conditions checked in spec order after every action
+    "players": "R-ALL-02",  # per-player values listed player 0 first
 }
 
 
@@ -110,10 +115,15 @@ class Blame:
         if action.kind == "board":
             return [r.matching.rule, r.matching.extra_rule or "", r.opening.rule]
         if action.kind == "draw":
-            return [r.draw.rule]
+            return [r.draw.rule, *self._compulsory(r.draw.policy == "until_fit")]
         if action.kind == "pass":
-            return [r.pass_.rule]
+            return [r.pass_.rule, *self._compulsory(r.pass_.policy == "when_stuck")]
         return [r.extra_tile.rule] if r.extra_tile else [r.structural.turn_order]
+
+    @staticmethod
+    def _compulsory(applies: bool) -> list[str]:
+        """R-ALL-07 where a pass (or draw) is allowed only to a player who cannot place."""
+        return [COMMON_RULES["compulsory"]] if applies else []
 
     def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
               ) -> tuple[str, ...]:
@@ -170,6 +180,8 @@ class Blame:
         if pair[0] is not None and pair[1] is not None and pair[0].get("type") == "end" == \
                 pair[1].get("type"):
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
+        elif any(event is not None and event.get("type") == "end" for event in pair):
+            out.append(COMMON_RULES["end_checks"])  # one side ended the hand, the other not
         return unique(out)
 
     def _event_rules(self, event: Mapping[str, Any]) -> list[str]:
@@ -181,7 +193,7 @@ class Blame:
         elif kind == "lake" and r.lakes:
             out.append(r.lakes.rule)
         elif kind == "draw":
-            out.append(r.draw.rule)
+            out += [r.draw.rule, COMMON_RULES["stock_order"]]
         elif kind == "pass":
             out.append(r.pass_.rule)
         elif kind == "stop" and r.extra_tile:
@@ -199,7 +211,7 @@ class Blame:
             present = expected if expected is not None else got
             reason = present.get("reason") if present is not None else None
             ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
-            return unique(ends)
+            return unique([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
             out.append(self.rules.winner.rule)
@@ -208,6 +220,7 @@ class Blame:
         if "reason" in expected and expected.get("reason") != got.get("reason"):
             out.extend(self._end_rule(expected.get("reason")))
             out.extend(self._end_rule(got.get("reason")))
+            out.append(COMMON_RULES["end_checks"])
         terms_differ = False
         if "terms" in expected or "terms" in got:
             want = _terms(expected.get("terms"))
@@ -222,6 +235,8 @@ class Blame:
             out.extend(term.rule for term in self.rules.terms)
         if "pips" in expected and not same(expected.get("pips"), got.get("pips")):
             out.append(self.rules.structural.own_tiles)
+        if any(_swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
+            out.append(COMMON_RULES["players"])
         return unique(out)
 
     def state(self, expected: Mapping[str, Any], got: Mapping[str, Any], *,
@@ -235,12 +250,16 @@ class Blame:
                 continue
             if key in ("hands", "stock", "out_of_play"):
                 out += [r.structural.own_tiles, r.draw.rule]
+                if key == "stock":
+                    out.append(COMMON_RULES["stock_order"])
             elif key == "table":
                 out += [r.matching.rule, r.opening.rule, r.table.rule]
                 if r.parity.policy != "none":
                     out += [r.parity.rule, r.parity.extra_rule or ""]
             elif key in ("starter", "to_move"):
                 out += [r.setup.rule, r.opening.rule, r.structural.turn_order]
+                if key == "to_move":
+                    out.append(COMMON_RULES["one_tile"])
                 if in_match:
                     out.append(COMMON_RULES["starters"])
                 if r.extra_tile:
@@ -289,9 +308,13 @@ class Blame:
         r = self.rules
         out: list[str] = []
         tiebreak = r.match.tiebreak
-        in_tiebreak = tiebreak is not None and any(
-            "tiebreak" in json.dumps(s.get(k)) for s in (expected, got) for k in ("phase",
-                                                                                  "rounds"))
+        # A match is in a tiebreak once its regular rounds are all played: the phase wording
+        # is free, and before the first tiebreak hand no tiebreak round is recorded yet.
+        rounds_done = max((len(s["rounds"]) for s in (expected, got)
+                           if isinstance(s.get("rounds"), list)), default=0)
+        in_tiebreak = tiebreak is not None and (rounds_done >= len(r.match.rounds) or any(
+            "tiebreak" in json.dumps(s.get(k)) for s in (expected, got)
+            for k in ("phase", "rounds")))
         for key in sorted(set(expected) | set(got)):
             want, have = expected.get(key), got.get(key)
             if key == "phase" or same(want, have):
@@ -314,6 +337,12 @@ class Blame:
                 if in_tiebreak and tiebreak:
                     out.append(tiebreak.rule)
         return unique(out)
+
+
+def _swapped(want: Any, have: Any) -> bool:
+    """True when ``have`` is the per-player pair ``want`` listed the other way round."""
+    return (isinstance(want, list) and isinstance(have, list) and len(want) == 2
+            and want != have and want == have[::-1])
 
 
 def _terms(raw: Any) -> dict[tuple[str, Any], tuple[int, str | None]]:
