@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from dominokit.conformance.runner import Outcome
 from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError
+
+_RULE_ID: Final = re.compile(r"R-[A-Z]+-\d+")
 
 COMMON_RULES: Final = {
     "distinct_actions": "R-ALL-09",  # one action per end, per touching half, one spelling
@@ -92,6 +96,19 @@ class Blame:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self._rulings = _rulings(rules.variant_id)
+
+    def _named(self, rules: Iterable[str | None]) -> tuple[str, ...]:
+        """``rules`` and every ruling of the variant that decides how two of them meet.
+
+        Some rulings refine others and no mechanic cites them (R-PIJ-13: a block during the
+        extra tile; R-PIJ-14: equal pips in a Pijanowski block). A ruling whose statement cites
+        two of the rules a divergence concerns is about that divergence too.
+        """
+        named = unique(rules)
+        found = set(named)
+        return unique([*named, *(rule_id for rule_id, cites in self._rulings
+                                 if len(cites & found) >= 2)])
 
     def _end_rule(self, reason: str | None) -> list[str]:
         return [end.rule for end in self.rules.end if end.condition == reason]
@@ -151,7 +168,7 @@ class Blame:
             out.extend(self.kind_rules(state, action))
             if action.kind == "chain" and self._has_twin(state, action):
                 out.append(COMMON_RULES["distinct_actions"])
-        return unique(out)
+        return self._named(out)
 
     def _has_twin(self, state: HandState, action: Action) -> bool:
         """True when the same tile also fits another end or with its other half: distinct
@@ -165,7 +182,7 @@ class Blame:
 
     def refused(self, state: HandState, action: str, cited: str | None) -> tuple[str, ...]:
         """Rules behind an engine refusing an action the reference allows."""
-        return unique([*self.legal(state, [action], []), cited])
+        return self._named([*self.legal(state, [action], []), cited])
 
     def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]
                ) -> tuple[str, ...]:
@@ -182,7 +199,7 @@ class Blame:
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
         elif any(event is not None and event.get("type") == "end" for event in pair):
             out.append(COMMON_RULES["end_checks"])  # one side ended the hand, the other not
-        return unique(out)
+        return self._named(out)
 
     def _event_rules(self, event: Mapping[str, Any]) -> list[str]:
         r = self.rules
@@ -211,7 +228,7 @@ class Blame:
             present = expected if expected is not None else got
             reason = present.get("reason") if present is not None else None
             ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
-            return unique([*ends, COMMON_RULES["end_checks"]])
+            return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
             out.append(self.rules.winner.rule)
@@ -237,7 +254,7 @@ class Blame:
             out.append(self.rules.structural.own_tiles)
         if any(_swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
             out.append(COMMON_RULES["players"])
-        return unique(out)
+        return self._named(out)
 
     def state(self, expected: Mapping[str, Any], got: Mapping[str, Any], *,
               in_match: bool = False) -> tuple[str, ...]:
@@ -281,7 +298,7 @@ class Blame:
                                    have if isinstance(have, dict) else None)
             elif key == "options":
                 out += self._option_rules(want, have)
-        return unique(out)
+        return self._named(out)
 
     def _turn_rules(self, want: Any, have: Any) -> list[str]:
         r = self.rules
@@ -336,7 +353,16 @@ class Blame:
                 out.append(r.match.rule)
                 if in_tiebreak and tiebreak:
                     out.append(tiebreak.rule)
-        return unique(out)
+        return self._named(out)
+
+
+@cache
+def _rulings(variant_id: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(rule id, the other rule ids its statement cites) for each rule of the variant."""
+    from dominokit.reference import load_variant
+
+    return tuple((entry.id, frozenset(_RULE_ID.findall(entry.statement)) - {entry.id})
+                 for entry in load_variant(variant_id).rules)
 
 
 def _swapped(want: Any, have: Any) -> bool:
