@@ -7,6 +7,7 @@ a lake's owner as they happen, or the result once the hand has ended.
 from __future__ import annotations
 
 import dataclasses
+from typing import ClassVar
 
 from dominokit.reference import Action, HandResult, HandState
 from dominokit.reference.board import same_field
@@ -36,8 +37,9 @@ class ResultPatch(StatePatch):
 class BlockWonByMorePips(ResultPatch):
     """A blocked hand is won by the player with more pips left (the comparison reversed)."""
 
-    variant, rule, only = "poldomino", "R-POL-06", ("golden/poldomino/tied-block",
-                                                    "differential/poldomino/default")
+    variant, rule = "poldomino", "R-POL-06"
+    only: ClassVar[tuple[str, ...]] = ("golden/poldomino/tied-block",
+                                       "differential/poldomino/default")
 
     def result(self, hand: HandState, result: HandResult) -> HandResult | None:
         if result.reason == "domino" or result.winner is None:

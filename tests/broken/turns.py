@@ -36,8 +36,10 @@ def _draw(engine: Broken, hand: HandState, source: str) -> list[JsonObject]:
     tile, rest = pool[0], pool[1:]
     tiles = list(hand.hands[mover])
     bisect.insort(tiles, tile)
-    engine._hand = dataclasses.replace(with_hand(hand, mover, tuple(tiles)), **{source: rest},
-                                       turn=Turn(hand.turn.draws + 1, False))
+    drawn = with_hand(hand, mover, tuple(tiles))
+    drawn = (dataclasses.replace(drawn, stock=rest) if source == "stock"
+             else dataclasses.replace(drawn, out_of_play=rest))
+    engine._hand = dataclasses.replace(drawn, turn=Turn(hand.turn.draws + 1, False))
     return [Event("draw", player=mover, tile=str(tile)).to_json()]
 
 
