@@ -15,7 +15,8 @@ from dominokit.conformance.driver import open_engine
 from dominokit.reference import load_variant, variant_ids
 from dominokit.reference.spec import common_rules
 
-from tests.broken import catalogue
+from tests.broken import catalogue, registry
+from tests.broken.engines import Broken
 from tests.broken.registry import BROKEN
 from tests.broken.verdict import reference_failures, verdict
 
@@ -39,6 +40,17 @@ def test_every_rule_has_an_engine_or_a_reason() -> None:
     assert not unexplained, f"rules with no broken engine and no reason: {unexplained}"
     assert not set(catalogue.NOT_SHOWABLE) - rule_ids, "reasons given for unknown rules"
     assert not set(catalogue.NOT_SHOWABLE) & broken, "a rule with an engine needs no reason"
+
+
+def test_the_registry_holds_every_engine_of_every_module_and_no_helper() -> None:
+    helpers = {"Broken", "Mutant", "ListingPatch", "StatePatch", "ResultPatch",
+               "BoardPointsPatch", "RuleOfRefusal", "LenientDeal"}
+    assert not helpers & set(BROKEN)
+    for module in registry.modules():
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, Broken) \
+                    and value.__module__ == module.__name__ and name not in helpers:
+                assert BROKEN.get(name) is value, f"{module.__name__}.{name} is not collected"
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
