@@ -43,9 +43,6 @@ from dominokit.reference import (
 )
 from dominokit.reference.deal import Deal
 from dominokit.reference.rules import Term
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
 
 JsonObject = dict[str, Any]
 
@@ -383,6 +380,12 @@ def _random_hands(engine: Engine, variant: str, options: dict[str, object], para
                   blame: Blame) -> tuple[JsonObject, HandRun] | None:
     """Run the hypothesis phase; the shrunk failing (deal, run), or None. An engine failure
     stops the phase at once (no shrinking on a dead engine) and is raised."""
+    # imported here: hypothesis takes seconds to import, which a --list or a run of other
+    # kinds should not pay
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
     rules = blame.rules
     sizes = oracle.hand_sizes(rules)
     trouble: list[EngineFailure] = []
