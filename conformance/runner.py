@@ -329,6 +329,7 @@ def run_suite(
     budget: float | None = None,
     max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES,
     maxfail: int = 0,
+    workers: int = 1,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -338,7 +339,12 @@ def run_suite(
     not start. ``budget``, ``max_engine_failures`` and ``maxfail`` stop the run early (see
     ``Limits``). Whatever happens (an interrupt, a bug in the kit) the reports are written with
     what ran; a report that cannot be written is listed in ``Report.write_errors``.
+    ``workers`` above 1 runs the cases in that many forked workers, each with its own engine
+    (``engine_spec`` must then be a spec, not an open Engine); the report is the same.
     """
+    if workers > 1 and not (engine_spec is None or isinstance(engine_spec, str)):
+        raise ConformanceError("parallel workers each open their own engine: give the engine "
+                               "as a command line or python:module:factory")
     if isinstance(expectations, str | Path):
         expectations = load_expectations(expectations)
     expectations = expectations or Expectations()
@@ -356,8 +362,14 @@ def run_suite(
                   "max_engine_failures": max_engine_failures, "maxfail": maxfail},
         expectations=expectations,
     )
-    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
     limits = Limits(budget, max_engine_failures, maxfail)
+    if workers > 1 and len(cases) > 1:
+        _run_parallel(report, cases, engine_spec, timeout, Path(report_dir), workers, limits,
+                      lambda: Terminal(stream, total=len(cases), progress=progress,
+                                       color=color, err=err),
+                      (json_path, junit_path))
+        return report
+    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
     ctx = Context(Path(report_dir))
     owned = engine_spec is None or isinstance(engine_spec, str)
     engine: Engine | None = None
@@ -370,9 +382,7 @@ def run_suite(
         for done, case in enumerate(cases):
             stop = ctx.dead or limits.reason()
             if stop is not None:
-                if report.stopped is None and report.error is None:  # not when it never began
-                    report.stopped = stop
-                report.add(case, Outcome.not_run(stop), 0.0)
+                _skip(report, case, stop)
                 continue
             terminal.start(done, case.id)
             began = time.monotonic()
@@ -393,6 +403,82 @@ def run_suite(
         for problem in report.write_errors:
             terminal.error(problem)
     return report
+
+
+def _skip(report: Report, case: Case, stop: str) -> None:
+    """Record ``case`` as not run because the run stopped for ``stop``."""
+    if report.stopped is None and report.error is None:  # not when it never began
+        report.stopped = stop
+    report.add(case, Outcome.not_run(stop), 0.0)
+
+
+def _run_parallel(report: Report, cases: Sequence[Case], engine_spec: str | None,
+                  timeout: float, report_dir: Path, workers: int, limits: Limits,
+                  make_terminal: Callable[[], Terminal],
+                  paths: tuple[str | Path | None, str | Path | None]) -> None:
+    """The body of ``run_suite`` with ``workers`` processes (see ``conformance.parallel``).
+
+    Outcomes are recorded in the suite's order as soon as every earlier case has one; a
+    limit reached on the way turns the rest into ``not_run``, as in a serial run.
+    """
+    from dominokit.conformance import parallel
+
+    if not parallel.available():
+        raise ConformanceError("parallel workers need fork(), which this platform lacks")
+
+    def start(ctx: Context) -> Engine | None:
+        return _start(engine_spec, timeout, ctx)
+
+    pool = parallel.Pool(cases, start, report_dir, min(workers, len(cases)))
+    terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
+    done: dict[int, parallel.Finished] = {}
+    recorded = 0
+    dispatched = 0
+    stop: str | None = None
+    try:
+        hello, dead = pool.hello()
+        report.hello = hello
+        if dead is not None:
+            report.error = dead
+            stop = NEVER_STARTED
+        while recorded < len(cases):
+            stop = stop or limits.reason()
+            if stop is not None or not pool.alive():
+                stop = stop or "every worker process died"
+                if not pool.running():
+                    _skip(report, cases[recorded], stop)
+                    recorded += 1
+                    continue
+            else:
+                for conn in pool.idle():
+                    if dispatched < len(cases):
+                        terminal.start(recorded, cases[dispatched].id)
+                        pool.send(conn, dispatched)
+                        dispatched += 1
+            if pool.running():
+                for finished in pool.results():
+                    done[finished.index] = finished
+            while recorded in done:
+                finished = done.pop(recorded)
+                case = cases[recorded]
+                stop = stop or limits.reason()
+                if stop is not None:
+                    _skip(report, case, stop)
+                else:
+                    record = report.add(case, finished.outcome, finished.seconds)
+                    limits.record(record)
+                    terminal.record(record)
+                recorded += 1
+    except KeyboardInterrupt:
+        report.interrupted = True
+        raise
+    finally:
+        pool.close()
+        report.finish([case.id for case in cases])
+        _write_reports(report, *paths)
+        terminal.finish(report)
+        for problem in report.write_errors:
+            terminal.error(problem)
 
 
 def _start(engine_spec: str | Engine | None, timeout: float, ctx: Context) -> Engine | None:
@@ -486,6 +572,7 @@ def run_conform(args: argparse.Namespace) -> int:
             max_engine_failures=getattr(args, "max_engine_failures",
                                         DEFAULT_MAX_ENGINE_FAILURES),
             maxfail=getattr(args, "maxfail", 0),
+            workers=getattr(args, "workers", 1),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
