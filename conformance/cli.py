@@ -209,6 +209,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
     _add_perft_parser(commands)
+    from dominokit.conformance.bench.command import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -257,6 +260,10 @@ def _dispatch(args: argparse.Namespace) -> int:
                          option_pairs=args.option, actions=args.actions,
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
+    if args.command == "bench":
+        from dominokit.conformance.bench.command import run_bench
+
+        return run_bench(args)
     if args.command == "spec":
         from dominokit.reference.speccheck import run_spec_check
 
