@@ -15,7 +15,6 @@ import importlib
 import io
 import json
 import os
-import queue
 import selectors
 import shlex
 import signal
@@ -26,7 +25,7 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from dominokit.conformance import protocol
 from dominokit.conformance.errors import (
@@ -215,6 +214,80 @@ class _StderrTail:
             return self._data.decode("utf-8", "replace")
 
 
+class _LineReader:
+    """Reply lines read from a pipe in the caller's own thread, each before a deadline.
+
+    ``select`` waits for data until the deadline and ``os.read`` takes what is there, so a
+    request costs no thread hand-off (a reader thread and a queue cost more than an echo
+    engine's whole round trip on a loaded machine). A line longer than MAX_LINE_BYTES is
+    reported once as ``_Overlong`` and skipped through its newline; the buffer never holds
+    more than MAX_LINE_BYTES plus one read.
+    """
+
+    CHUNK = 1 << 16
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._skipping = False
+        self._eof = False
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(fd, selectors.EVENT_READ)
+
+    def line(self, deadline: float) -> _Line:
+        """The next line (with its newline; the last one may lack it), None at end of
+        stdout; raises EngineTimeout when none is complete before ``deadline``."""
+        while True:
+            found = self._take()
+            if found is not None:
+                return found
+            if self._eof:
+                rest, self._buffer = bytes(self._buffer), bytearray()
+                return rest if rest and not self._skipping else None
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EngineTimeout("no complete reply line before the deadline")
+            if not self._selector.select(remaining):
+                continue
+            try:
+                chunk = os.read(self.fd, self.CHUNK)
+            except OSError:
+                chunk = b""
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._eof = True
+
+    def _take(self) -> bytes | _Overlong | None:
+        end = self._buffer.find(b"\n", self._scanned)
+        if end < 0:
+            self._scanned = len(self._buffer)
+            if self._scanned > MAX_LINE_BYTES and not self._skipping:
+                self._skipping = True
+                self._clear()
+                return _Overlong()
+            if self._skipping:
+                self._clear()
+            return None
+        line = bytes(self._buffer[:end + 1])
+        del self._buffer[:end + 1]
+        self._scanned = 0
+        if self._skipping:
+            self._skipping = False
+            return self._take()
+        return _Overlong() if len(line) > MAX_LINE_BYTES else line
+
+    def _clear(self) -> None:
+        self._buffer.clear()
+        self._scanned = 0
+
+    def close(self) -> None:
+        """Forget the pipe (the caller closes it)."""
+        with contextlib.suppress(KeyError, ValueError, OSError):
+            self._selector.close()
+
+
 class _Process:
     """One running engine: the process (in its own process group) and its pipe readers."""
 
@@ -232,27 +305,13 @@ class _Process:
         self.stdin_fd = self.popen.stdin.fileno()
         os.set_blocking(self.stdin_fd, False)
         self.replied = False
-        self.lines: queue.Queue[_Line] = queue.Queue()
+        self.stdout = _LineReader(self.popen.stdout.fileno())
         self.stderr = _StderrTail()
         self._readers = [
-            threading.Thread(target=self._read_stdout, args=(self.popen.stdout,), daemon=True),
             threading.Thread(target=self.stderr.pump, args=(stderr,), daemon=True),
         ]
         for reader in self._readers:
             reader.start()
-
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            while line := stream.readline(MAX_LINE_BYTES + 1):
-                if len(line) > MAX_LINE_BYTES:
-                    self.lines.put(_Overlong())
-                    while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
-                        pass
-                    continue
-                self.lines.put(line)
-        self.lines.put(None)
-        with contextlib.suppress(OSError):
-            stream.close()
 
     def send(self, data: bytes, deadline: float) -> bool:
         """Write all of ``data`` before ``deadline``; False if the engine's stdin is closed."""
@@ -275,10 +334,7 @@ class _Process:
 
     def receive(self, deadline: float) -> _Line:
         """The next stdout line; raises EngineTimeout when none arrives before ``deadline``."""
-        try:
-            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineTimeout("no complete reply line before the deadline") from None
+        return self.stdout.line(deadline)
 
     def exit_code(self, wait: float) -> int | None:
         """The exit status once the process ends within ``wait`` seconds, else None."""
@@ -297,8 +353,10 @@ class _Process:
         for reader in self._readers:
             reader.join(timeout=1.0)
         with contextlib.suppress(OSError):
-            assert self.popen.stdin is not None
+            assert self.popen.stdin is not None and self.popen.stdout is not None
             self.popen.stdin.close()
+            self.stdout.close()
+            self.popen.stdout.close()
 
 
 class SubprocessEngine(_Verbs):
