@@ -26,7 +26,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from dominokit.conformance import containment, host, protocol
 from dominokit.conformance.errors import (
@@ -55,6 +55,7 @@ __all__ = [
     "InProcessEngine",
     "MalformedReply",
     "ProtocolViolation",
+    "RawLines",
     "SubprocessEngine",
     "open_engine",
     "read_reply",
@@ -118,6 +119,15 @@ class Engine(Protocol):
     def match_state(self, *, expect: JsonObject | None = None) -> JsonObject: ...
     def restart(self) -> None: ...
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class RawLines(Protocol):
+    """An engine that reads lines, so the kit can send it one that is not a request at all
+    (the error-path cases check the answer to a line that is not JSON). In-process engines
+    read no lines and lack it."""
+
+    def exchange_raw(self, line: bytes) -> JsonObject: ...
 
 
 class _Verbs:
@@ -472,6 +482,28 @@ class SubprocessEngine(_Verbs):
                     f"no reply to {cmd!r} (seq {seq}) within {self.timeout:g} s "
                     f"({failure.reason}); engine killed"
                 )
+            self._discard(proc)
+            failure.attach_stderr(proc.stderr.text())
+            raise failure from None
+
+    def exchange_raw(self, line: bytes) -> JsonObject:
+        """Send ``line`` as it is (a newline added) and return the reply, checked only for
+        being one protocol message: a line that is not a request has no seq to check, and the
+        reply is the caller's to judge. Failures are raised and handled as for any request."""
+        proc = self._start()
+        deadline = time.monotonic() + self.timeout
+        what = f"the raw line {line[:60]!r}"
+        self._pending = True
+        try:
+            reply = read_reply(
+                self._exchange(proc, line.rstrip(b"\n") + b"\n", deadline, what, 0))
+            proc.replied = True
+            self._pending = False
+            return reply
+        except EngineFailure as failure:
+            if isinstance(failure, EngineTimeout):
+                failure = EngineTimeout(f"no reply to {what} within {self.timeout:g} s "
+                                        f"({failure.reason}); engine killed")
             self._discard(proc)
             failure.attach_stderr(proc.stderr.text())
             raise failure from None
