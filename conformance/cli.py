@@ -130,6 +130,9 @@ def _add_conform(commands: Any) -> None:
     output = conform.add_argument_group("reports")
     output.add_argument("--json", metavar="FILE", help="write the JSON report here")
     output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--jsonl", metavar="FILE",
+                        help="append each case's record to FILE as one JSON line as soon as "
+                        "it is known, to follow a long run while it goes on")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",

@@ -14,6 +14,8 @@ pytest plugin are thin layers over ``collect_cases``, ``run_case`` and ``run_sui
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 import time
 import traceback
@@ -330,6 +332,7 @@ def run_suite(
     max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES,
     maxfail: int = 0,
     workers: int = 1,
+    jsonl_path: str | Path | None = None,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -341,6 +344,8 @@ def run_suite(
     what ran; a report that cannot be written is listed in ``Report.write_errors``.
     ``workers`` above 1 runs the cases in that many forked workers, each with its own engine
     (``engine_spec`` must then be a spec, not an open Engine); the report is the same.
+    ``jsonl_path`` gets each case's record as one JSON line as soon as it is known (flushed),
+    so a long run can be read, and its failures' repros found, while it goes on.
     """
     if workers > 1 and not (engine_spec is None or isinstance(engine_spec, str)):
         raise ConformanceError("parallel workers each open their own engine: give the engine "
@@ -363,8 +368,10 @@ def run_suite(
         expectations=expectations,
     )
     limits = Limits(budget, max_engine_failures, maxfail)
+    lines = _open_stream(jsonl_path, report)
     if workers > 1 and len(cases) > 1:
-        _run_parallel(report, cases, engine_spec, timeout, Path(report_dir), workers, limits,
+        _run_parallel(report, lines, cases, engine_spec, timeout, Path(report_dir), workers,
+                      limits,
                       lambda: Terminal(stream, total=len(cases), progress=progress,
                                        color=color, err=err),
                       (json_path, junit_path))
@@ -382,13 +389,13 @@ def run_suite(
         for done, case in enumerate(cases):
             stop = ctx.dead or limits.reason()
             if stop is not None:
-                _skip(report, case, stop)
+                _skip(report, lines, case, stop)
                 continue
             terminal.start(done, case.id)
             began = time.monotonic()
             assert engine is not None  # ctx.dead is set whenever there is no engine
             outcome = run_case(case, engine, ctx)
-            record = report.add(case, outcome, time.monotonic() - began)
+            record = _add(report, lines, case, outcome, time.monotonic() - began)
             limits.record(record)
             terminal.record(record)
     except KeyboardInterrupt:
@@ -396,6 +403,7 @@ def run_suite(
         raise
     finally:
         report.finish([case.id for case in cases])
+        lines.close()
         if engine is not None and owned:
             engine.close()
         _write_reports(report, json_path, junit_path)
@@ -405,14 +413,58 @@ def run_suite(
     return report
 
 
-def _skip(report: Report, case: Case, stop: str) -> None:
+def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
     """Record ``case`` as not run because the run stopped for ``stop``."""
     if report.stopped is None and report.error is None:  # not when it never began
         report.stopped = stop
-    report.add(case, Outcome.not_run(stop), 0.0)
+    _add(report, lines, case, Outcome.not_run(stop), 0.0)
 
 
-def _run_parallel(report: Report, cases: Sequence[Case], engine_spec: str | None,
+class _Stream:
+    """The JSON lines report of a run (``jsonl_path``): one line per case, flushed at once."""
+
+    def __init__(self, file: TextIO | None) -> None:
+        self.file = file
+
+    def write(self, record: CaseRecord, report: Report) -> None:
+        if self.file is None:
+            return
+        try:
+            self.file.write(json.dumps(record.to_json(), default=str) + "\n")
+            self.file.flush()
+        except OSError as error:
+            report.write_errors.append(f"cannot append to the JSON lines report: "
+                                       f"{error.strerror or error}")
+            self.close()
+
+    def close(self) -> None:
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+            self.file = None
+
+
+def _add(report: Report, lines: _Stream, case: Case, outcome: Outcome,
+         seconds: float) -> CaseRecord:
+    """Record a case in the report, and on its JSON lines stream."""
+    record = report.add(case, outcome, seconds)
+    lines.write(record, report)
+    return record
+
+
+def _open_stream(path: str | Path | None, report: Report) -> _Stream:
+    """The JSON lines report, emptied; a write error when it cannot be opened."""
+    if path is None:
+        return _Stream(None)
+    try:
+        return _Stream(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - _Stream closes it
+    except OSError as error:
+        report.write_errors.append(f"cannot write the JSON lines report to {path}: "
+                                   f"{error.strerror or error}")
+        return _Stream(None)
+
+
+def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_spec: str | None,
                   timeout: float, report_dir: Path, workers: int, limits: Limits,
                   make_terminal: Callable[[], Terminal],
                   paths: tuple[str | Path | None, str | Path | None]) -> None:
@@ -446,7 +498,7 @@ def _run_parallel(report: Report, cases: Sequence[Case], engine_spec: str | None
             if stop is not None or not pool.alive():
                 stop = stop or "every worker process died"
                 if not pool.running():
-                    _skip(report, cases[recorded], stop)
+                    _skip(report, lines, cases[recorded], stop)
                     recorded += 1
                     continue
             else:
@@ -463,9 +515,9 @@ def _run_parallel(report: Report, cases: Sequence[Case], engine_spec: str | None
                 case = cases[recorded]
                 stop = stop or limits.reason()
                 if stop is not None:
-                    _skip(report, case, stop)
+                    _skip(report, lines, case, stop)
                 else:
-                    record = report.add(case, finished.outcome, finished.seconds)
+                    record = _add(report, lines, case, finished.outcome, finished.seconds)
                     limits.record(record)
                     terminal.record(record)
                 recorded += 1
@@ -475,6 +527,7 @@ def _run_parallel(report: Report, cases: Sequence[Case], engine_spec: str | None
     finally:
         pool.close()
         report.finish([case.id for case in cases])
+        lines.close()
         _write_reports(report, *paths)
         terminal.finish(report)
         for problem in report.write_errors:
@@ -524,6 +577,8 @@ def check_conform_settings(args: argparse.Namespace) -> None:
     nothing (a read-only checkout can still be tested)."""
     for option, path, check in (("--json", args.json, settings.writable_file),
                                 ("--junitxml", args.junitxml, settings.writable_file),
+                                ("--jsonl", getattr(args, "jsonl", None),
+                                 settings.writable_file),
                                 ("--report-dir", args.report_dir, settings.writable_dir)):
         if path is None:
             continue
@@ -573,6 +628,7 @@ def run_conform(args: argparse.Namespace) -> int:
                                         DEFAULT_MAX_ENGINE_FAILURES),
             maxfail=getattr(args, "maxfail", 0),
             workers=getattr(args, "workers", 1),
+            jsonl_path=getattr(args, "jsonl", None),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
