@@ -204,7 +204,7 @@ def collect_cases(
     known = variant_ids()
     if variant is not None and variant not in known:
         raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
-    cases = collect([variant] if variant else known, examples=examples, seed=seed)
+    cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
