@@ -179,6 +179,14 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--description", default="")
     record.add_argument("--rules", default="", help="comma-separated rule ids covered")
     record.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    record.add_argument(
+        "--match", action="store_true",
+        help="with --seed: a whole match (kind: match) of random deals played at random",
+    )
+    record.add_argument(
+        "--first-starter", type=int, choices=(0, 1), default=0, metavar="P",
+        help="with --match: the starter of the match's first hand (default 0)",
+    )
     replay = trace_commands.add_parser(
         "replay", help="replay traces or repros against an engine; report the first divergence"
     )
@@ -192,14 +200,6 @@ def _build_parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS",
         help="per-request engine timeout (default 10)",
-    )
-    record.add_argument(
-        "--match", action="store_true",
-        help="with --seed: a whole match (kind: match) of random deals played at random",
-    )
-    record.add_argument(
-        "--first-starter", type=int, choices=(0, 1), default=0, metavar="P",
-        help="with --match: the starter of the match's first hand (default 0)",
     )
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"
@@ -215,15 +215,16 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_perft_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_perft_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``dominokit perft``: count action sequences from a position, and record them."""
     perft = commands.add_parser(
         "perft", help="count action sequences from a position; --record adds it to the suite"
     )
     perft.add_argument("variant", help="variant id, e.g. szczerbak")
     perft.add_argument("--deal", required=True, metavar="FILE", help="deal as JSON")
     perft.add_argument("--depth", required=True, type=int, metavar="N")
-    perft.add_argument("--divide", action="store_true", help="also print the count per first "
-                       "action")
+    perft.add_argument("--divide", action="store_true",
+                       help="also print the count per first action")
     perft.add_argument("--option", action="append", default=[], metavar="K=V")
     perft.add_argument("--actions", default="", help="actions from the deal to the position")
     perft.add_argument("--record", metavar="FILE",

@@ -147,8 +147,7 @@ def test_hostile_expectations_are_a_usage_error_before_any_engine(
     status, peak, out, err, elapsed = run_measured(
         "conform", "--engine", "false", "--expectations", str(hostile[which]),
         "--report-dir", str(tmp_path))
-    # the cli maps every DominokitError to its usage status (4 once it uses ExitStatus)
-    assert status not in (ExitStatus.OK, ExitStatus.FAILED), (status, err)
+    assert status == ExitStatus.USAGE_ERROR, (status, err)
     assert elapsed < TIME_LIMIT_S and peak < MEMORY_LIMIT_MB, (elapsed, peak)
     assert "Traceback" not in err and "did not start" not in out + err
     assert str(hostile[which]) in err and len(err.strip().splitlines()) == 1
