@@ -84,6 +84,9 @@ def test_pijanowski_section_has_both_boards(quick: tuple[int, dict[str, Any], st
     for size in ("6x12", "12x12"):
         assert f"pijanowski {size} mid-game: legal-action generation: positions/s" in labels
         assert f"pijanowski {size} mid-game: lake scoring: placements/s" in labels
+    ratios = {r["label"]: r["target"] for r in quick[1]["sections"][1]["ratios"]}
+    assert ratios["pijanowski 12x12 mid-game: frontier kept / board rescanned "
+                  "(legal-action generation)"] == 10.0
 
 
 def test_page_gets_the_tables_between_its_markers(quick: tuple[int, dict[str, Any], str]) -> None:

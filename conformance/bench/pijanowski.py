@@ -6,7 +6,9 @@ option ``double_set``, the 12x12 one. Legal-action generation is timed per posit
 reaches it: the board is made again from the one before by that placement, so each run pays
 for whatever the engine works out about a new board (its frontier), and any cache the board
 module keeps is emptied first. Lake scoring is timed as ``board.new_lakes`` over every legal
-placement of those positions (what the engine asks after each placement).
+placement of those positions (what the engine asks after each placement). The same listing
+with each board's frontier found by a scan of all its cells, the engine's way before it kept
+the frontier, runs interleaved with it, and their ratio is reported.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from dominokit.conformance.bench.registry import Out, Section, SectionResult
-from dominokit.conformance.bench.timing import Work, figure, interleave
+from dominokit.conformance.bench.timing import Work, figure, interleave, ratio
 from dominokit.conformance.cases import oracle
 from dominokit.reference import (
     HandState,
@@ -44,6 +46,10 @@ def _board_option_sets() -> list[tuple[str, dict[str, object]]]:
                 out.append((variant, options))
     return out
 
+
+RESCAN_TARGET = 10.0
+"""Issue 10: legal-action generation on a mid-game board at least 10x the rate of finding
+each board's frontier by a scan (the engine's way before it kept the frontier)."""
 
 Step = tuple[HandState, BoardPlacement, HandState]
 """(the position before a placement, the placement, the mid-game position it makes)."""
@@ -96,6 +102,23 @@ def legal_work(steps: Sequence[Step]) -> Work:
     return work
 
 
+def rescan_work(steps: Sequence[Step]) -> Work:
+    """``legal_work`` with every board found by scanning all its cells, as the engine did
+    before it kept the frontier: the same boards, each made without the one before."""
+
+    def work() -> int:
+        _forget()
+        for before, placement, after in steps:
+            table = before.table
+            assert isinstance(table, BoardTable)
+            made = table.with_placement(placement)
+            alone = BoardTable(made.rows, made.cols, made.placements, made.grid)
+            legal_actions(replace(after, table=alone))
+        return len(steps)
+
+    return work
+
+
 def lake_work(rules: Rules, positions: Sequence[HandState]) -> tuple[Work, int]:
     """Score the lakes of every legal placement of every position; returns placements."""
     lakes = rules.lakes
@@ -125,6 +148,7 @@ def run(quick: bool, out: Out) -> SectionResult:
     rounds = 3 if quick else 7
     contenders: dict[str, Work] = {}
     per_position: dict[str, float] = {}
+    pairs: list[str] = []
     for variant, options in _board_option_sets():
         rules = oracle.rules_of(variant, options)
         size = f"{rules.table.rows}x{rules.table.cols}"
@@ -134,6 +158,10 @@ def run(quick: bool, out: Out) -> SectionResult:
         label = f"{variant} {size} mid-game"
         contenders[f"{label}: legal-action generation"] = legal_work(steps)
         per_position[f"{label}: legal-action generation"] = actions / len(states)
+        contenders[f"{label}: legal-action generation, board rescanned"] = rescan_work(steps)
+        per_position[f"{label}: legal-action generation, board rescanned"] = \
+            actions / len(states)
+        pairs.append(label)
         lakes, placements = lake_work(rules, states)
         contenders[f"{label}: lake scoring"] = lakes
         result.notes.append(f"{label}: {len(states)} positions, {actions / len(states):.0f} "
@@ -147,6 +175,11 @@ def run(quick: bool, out: Out) -> SectionResult:
                                          [r * per_position[label] for r in per_run]))
         else:
             result.figures.append(figure(f"{label}: placements/s", "placements/s", per_run))
+    for label in pairs:
+        result.ratios.append(ratio(
+            f"{label}: frontier kept / board rescanned (legal-action generation)",
+            rates[f"{label}: legal-action generation"],
+            rates[f"{label}: legal-action generation, board rescanned"], RESCAN_TARGET))
     return result
 
 
