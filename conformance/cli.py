@@ -266,7 +266,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
         return run_bench(args)
     if args.command == "spec":
-        from dominokit.reference.speccheck import run_spec_check
+        from dominokit.spec.speccheck import run_spec_check
 
         return run_spec_check(args.files)
     from dominokit.conformance import traces

@@ -18,7 +18,6 @@ from dominokit.reference.errors import IllegalActionError
 from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
-from dominokit.reference.spec import Variant
 from dominokit.reference.state import (
     BoardPlacement,
     BoardTable,
@@ -30,6 +29,7 @@ from dominokit.reference.state import (
     evolve,
 )
 from dominokit.reference.tiles import TILE_ORDER, Tile
+from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
 """(rule id, what is wrong) for an illegal action."""
