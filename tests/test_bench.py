@@ -23,6 +23,8 @@ from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference import variant_ids
 
 MINE = ("playouts", "pijanowski")
+BLOCK = "classic_block"
+"""The bundled game whose rules are the published engines' block game."""
 """The engine's sections (the kit's own sections have their own tests)."""
 
 
@@ -65,10 +67,10 @@ def test_playouts_cover_every_variant_and_the_block_contenders(
             for unit in ("actions/s", "hands/s"):
                 assert f"reference {variant} {oracle.options_slug(options)}: {unit}" in labels
     ratios = {r["label"]: r["target"] for r in section["ratios"]}
-    assert ratios[f"reference / hand-written (actions/s, {playouts.BLOCK})"] == 0.5
+    assert ratios[f"reference / hand-written (actions/s, {BLOCK})"] == 0.5
     for name, (module, _) in published.PUBLISHED.items():
         if published.installed(module):
-            assert ratios[f"reference / {name} (actions/s, {playouts.BLOCK})"] == \
+            assert ratios[f"reference / {name} (actions/s, {BLOCK})"] == \
                 playouts.TARGETS[name]
         else:
             assert any(note.startswith(f"{name} skipped: not installed")
@@ -82,6 +84,9 @@ def test_pijanowski_section_has_both_boards(quick: tuple[int, dict[str, Any], st
     for size in ("6x12", "12x12"):
         assert f"pijanowski {size} mid-game: legal-action generation: positions/s" in labels
         assert f"pijanowski {size} mid-game: lake scoring: placements/s" in labels
+    ratios = {r["label"]: r["target"] for r in quick[1]["sections"][1]["ratios"]}
+    assert ratios["pijanowski 12x12 mid-game: frontier kept / board rescanned "
+                  "(legal-action generation)"] == 10.0
 
 
 def test_page_gets_the_tables_between_its_markers(quick: tuple[int, dict[str, Any], str]) -> None:
@@ -92,8 +97,12 @@ def test_page_gets_the_tables_between_its_markers(quick: tuple[int, dict[str, An
     assert "### 1. random playouts" in page and "### 3. Pijanowski" in page
 
 
+def test_the_block_game_is_found_by_its_mechanics() -> None:
+    assert playouts.block_game() == BLOCK
+
+
 def test_hand_written_engine_plays_the_reference_games() -> None:
-    rules = oracle.rules_of(playouts.BLOCK)
+    rules = oracle.rules_of(BLOCK)
     for seed in range(30):
         played = playouts.record(rules, seed)
         game = BlockHand([(t.low, t.high) for t in played.deal.hands[0]],

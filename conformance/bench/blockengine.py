@@ -1,7 +1,7 @@
 """A hand-written block dominoes engine in plain Python: the benchmark's speed limit.
 
-It plays exactly ``classic_block`` (two ends, no drawing, a pass only when stuck, the hand
-ends on a domino or when neither player can place) with everything hard-coded: tiles are
+It plays exactly the bundled block game (two ends, no drawing, a pass only when stuck, the
+hand ends on a domino or when neither player can place) with everything hard-coded: tiles are
 ``(low, high)`` pairs, a hand is a sorted list, the chain is its two end pips. It lists the
 same actions in the same order as the reference (tile, then end L before R, one action per
 end) so that the same index picks the same move. It knows nothing of ``spec/``; it is here

@@ -1,20 +1,24 @@
 """Section 3: Pijanowski's board, legal-action generation and lake scoring in mid-game.
 
-Positions come from seeded hands played at random with the reference, stopped half way
-through (the mover to place, the board part full), on the 6x12 board and, under the option
-``double_set``, the 12x12 one. Legal-action generation is timed per position; lake scoring
-as ``board.new_lakes`` over every legal placement of those positions (what the engine asks
-after each placement). Any cache the board module keeps is emptied before every run, so each
-run finds every frontier afresh, as a new position in play would.
+Positions come from seeded hands played at random with the reference, stopped by the
+placement that puts half the dealt tiles on the board, on the 6x12 board and, under the
+option ``double_set``, the 12x12 one. Legal-action generation is timed per position as play
+reaches it: the board is made again from the one before by that placement, so each run pays
+for whatever the engine works out about a new board (its frontier), and any cache the board
+module keeps is emptied first. Lake scoring is timed as ``board.new_lakes`` over every legal
+placement of those positions (what the engine asks after each placement). The same listing
+with each board's frontier found by a scan of all its cells, the engine's way before it kept
+the frontier, runs interleaved with it, and their ratio is reported.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from dominokit.conformance.bench.registry import Out, Section, SectionResult
-from dominokit.conformance.bench.timing import Work, figure, interleave
+from dominokit.conformance.bench.timing import Work, figure, interleave, ratio
 from dominokit.conformance.cases import oracle
 from dominokit.reference import (
     HandState,
@@ -43,20 +47,31 @@ def _board_option_sets() -> list[tuple[str, dict[str, object]]]:
     return out
 
 
-def mid_game(rules: Rules, seed: int) -> HandState:
-    """A seeded hand played at random until half its tiles are on the board, mover to place."""
+RESCAN_TARGET = 10.0
+"""Issue 10: legal-action generation on a mid-game board at least 10x the rate of finding
+each board's frontier by a scan (the engine's way before it kept the frontier)."""
+
+Step = tuple[HandState, BoardPlacement, HandState]
+"""(the position before a placement, the placement, the mid-game position it makes)."""
+
+
+def mid_game(rules: Rules, seed: int) -> Step:
+    """A seeded hand played at random until a placement puts half its tiles on the board,
+    the hand still on and the next player to place."""
     rng = random.Random(seed)
     sizes = oracle.hand_sizes(rules)
     deal = random_deal(rules, rng, hand_sizes=sizes[seed % len(sizes)])
     state = new_hand(rules, deal)
     total = len(deal.hands[0]) + len(deal.hands[1])
     while state.result is None:
+        legal = legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        before, (state, _) = state, apply_action(state, action)
         table = state.table
         assert isinstance(table, BoardTable)
-        if len(table.placements) >= total // 2 and not state.turn.extra:
-            return state
-        legal = legal_actions(state)
-        state, _ = apply_action(state, legal[rng.randrange(len(legal))])
+        if (action.cells is not None and len(table.placements) >= total // 2
+                and state.result is None and not state.turn.extra):
+            return before, table.placements[-1], state
     return mid_game(rules, seed + 1000)
 
 
@@ -68,24 +83,48 @@ def _forget() -> None:
             cache_clear()
 
 
-def legal_work(states: Sequence[HandState]) -> Work:
-    """List the legal actions of every position; returns positions listed."""
+def legal_work(steps: Sequence[Step]) -> Work:
+    """List the legal actions of every mid-game position as play reaches it: the board is
+    made afresh from the one before by its last placement (as ``apply_action`` makes it), so
+    whatever the engine derives from a board (its frontier) is derived again in each run.
+    Returns positions listed."""
+    for before, _, _ in steps:
+        legal_actions(before)  # what play has already derived about the board before
 
     def work() -> int:
         _forget()
-        for state in states:
-            legal_actions(state)
-        return len(states)
+        for before, placement, after in steps:
+            table = before.table
+            assert isinstance(table, BoardTable)
+            legal_actions(replace(after, table=table.with_placement(placement)))
+        return len(steps)
 
     return work
 
 
-def lake_work(rules: Rules, states: Sequence[HandState]) -> tuple[Work, int]:
+def rescan_work(steps: Sequence[Step]) -> Work:
+    """``legal_work`` with every board found by scanning all its cells, as the engine did
+    before it kept the frontier: the same boards, each made without the one before."""
+
+    def work() -> int:
+        _forget()
+        for before, placement, after in steps:
+            table = before.table
+            assert isinstance(table, BoardTable)
+            made = table.with_placement(placement)
+            alone = BoardTable(made.rows, made.cols, made.placements, made.grid)
+            legal_actions(replace(after, table=alone))
+        return len(steps)
+
+    return work
+
+
+def lake_work(rules: Rules, positions: Sequence[HandState]) -> tuple[Work, int]:
     """Score the lakes of every legal placement of every position; returns placements."""
     lakes = rules.lakes
     assert lakes is not None
     jobs = []
-    for state in states:
+    for state in positions:
         table = state.table
         assert isinstance(table, BoardTable) and state.to_move is not None
         for action in legal_actions(state):
@@ -109,14 +148,20 @@ def run(quick: bool, out: Out) -> SectionResult:
     rounds = 3 if quick else 7
     contenders: dict[str, Work] = {}
     per_position: dict[str, float] = {}
+    pairs: list[str] = []
     for variant, options in _board_option_sets():
         rules = oracle.rules_of(variant, options)
         size = f"{rules.table.rows}x{rules.table.cols}"
-        states = [mid_game(rules, seed) for seed in range(positions)]
+        steps = [mid_game(rules, seed) for seed in range(positions)]
+        states = [after for _, _, after in steps]
         actions = sum(len(legal_actions(s)) for s in states)
         label = f"{variant} {size} mid-game"
-        contenders[f"{label}: legal-action generation"] = legal_work(states)
+        contenders[f"{label}: legal-action generation"] = legal_work(steps)
         per_position[f"{label}: legal-action generation"] = actions / len(states)
+        contenders[f"{label}: legal-action generation, board rescanned"] = rescan_work(steps)
+        per_position[f"{label}: legal-action generation, board rescanned"] = \
+            actions / len(states)
+        pairs.append(label)
         lakes, placements = lake_work(rules, states)
         contenders[f"{label}: lake scoring"] = lakes
         result.notes.append(f"{label}: {len(states)} positions, {actions / len(states):.0f} "
@@ -130,6 +175,11 @@ def run(quick: bool, out: Out) -> SectionResult:
                                          [r * per_position[label] for r in per_run]))
         else:
             result.figures.append(figure(f"{label}: placements/s", "placements/s", per_run))
+    for label in pairs:
+        result.ratios.append(ratio(
+            f"{label}: frontier kept / board rescanned (legal-action generation)",
+            rates[f"{label}: legal-action generation"],
+            rates[f"{label}: legal-action generation, board rescanned"], RESCAN_TARGET))
     return result
 
 
