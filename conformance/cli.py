@@ -179,6 +179,14 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--description", default="")
     record.add_argument("--rules", default="", help="comma-separated rule ids covered")
     record.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    record.add_argument(
+        "--match", action="store_true",
+        help="with --seed: a whole match (kind: match) of random deals played at random",
+    )
+    record.add_argument(
+        "--first-starter", type=int, choices=(0, 1), default=0, metavar="P",
+        help="with --match: the starter of the match's first hand (default 0)",
+    )
     replay = trace_commands.add_parser(
         "replay", help="replay traces or repros against an engine; report the first divergence"
     )
@@ -200,7 +208,27 @@ def _build_parser() -> argparse.ArgumentParser:
     regenerate.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
+    _add_perft_parser(commands)
     return parser
+
+
+def _add_perft_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    perft = commands.add_parser(
+        "perft", help="count action sequences from a position; --record adds it to the suite"
+    )
+    perft.add_argument("variant", help="variant id, e.g. szczerbak")
+    perft.add_argument("--deal", required=True, metavar="FILE", help="deal as JSON")
+    perft.add_argument("--depth", required=True, type=int, metavar="N")
+    perft.add_argument("--divide", action="store_true", help="also print the count per first "
+                       "action")
+    perft.add_argument("--option", action="append", default=[], metavar="K=V")
+    perft.add_argument("--actions", default="", help="actions from the deal to the position")
+    perft.add_argument("--record", metavar="FILE",
+                       help="add or update the position in this perft file "
+                       "(conformance/perft/<variant>.yaml)")
+    perft.add_argument("--name", help="with --record: the position's name (lowercase, dashes)")
+    perft.add_argument("--description", default="", help="with --record: what it shows")
+    perft.add_argument("--rules", default="", help="with --record: comma-separated rule ids")
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -222,6 +250,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dominokit.conformance.server import run_engine_server
 
         return run_engine_server()
+    if args.command == "perft":
+        from dominokit.conformance.perft_cmd import run_perft
+
+        return run_perft(args.variant, args.deal, args.depth, show_divide=args.divide,
+                         option_pairs=args.option, actions=args.actions,
+                         record_file=args.record, name=args.name,
+                         description=args.description, rules=args.rules)
     if args.command == "spec":
         from dominokit.reference.speccheck import run_spec_check
 
@@ -234,6 +269,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dominokit.conformance.traces.rerun import run_trace_replay
 
         return run_trace_replay(args.files, args.engine, args.timeout)
+    if args.trace_command == "record" and args.match:
+        from dominokit.conformance.traces.random_match import run_record_match
+
+        return run_record_match(args)
     if args.trace_command == "record":
         return traces.run_trace_record(args)
     return traces.run_trace_regenerate(args.files, check=args.check)
@@ -320,6 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "trace" and args.trace_command == "record" \
                 and args.seed is not None and args.actions:
             parser.error("trace record: --actions goes with --deal; --seed plays its own actions")
+        if args.command == "trace" and args.trace_command == "record" and args.match \
+                and args.seed is None:
+            parser.error("trace record: --match goes with --seed (a seeded random match)")
     except SystemExit as stop:  # --help, --version, or a usage error
         return stop.code if isinstance(stop.code, int) else ExitStatus.USAGE_ERROR
     guard = contextlib.nullcontext() if args.command == "engine" else _quiet_pipe()

@@ -4,6 +4,10 @@ Everything a page says about the rules comes from ``spec/`` and the golden trace
 ``dominokit.conformance.rulebook``; this script only hands its pages to mkdocs, so no rule is
 ever copied into ``docs/`` by hand.
 
+Lists that depend on which games exist (the home page's table of games, the rule-id
+prefixes) are made from ``spec/`` too: a hand-written page holds a marker such as
+``<!-- dominokit:games -->`` where the list goes, and it is filled in here.
+
 Hand-written pages link to the spec as files of the repository (``../../spec/protocol.md``), so
 that their links work when read in a checkout; on the site those files are published as
 generated pages, so each such link is pointed at its page here.
@@ -16,7 +20,7 @@ import re
 from pathlib import Path
 
 import mkdocs_gen_files
-from dominokit.conformance.rulebook import build_pages
+from dominokit.conformance.rulebook import Book, build_pages, fill_markers
 
 DOCS = Path(__file__).resolve().parent
 PUBLISHED = {
@@ -54,14 +58,16 @@ def site_links(page: str, text: str) -> str:
     return LINK.sub(point, text)
 
 
-for path, text in build_pages().items():
+BOOK = Book.load()
+
+for path, text in build_pages(BOOK).items():
     with mkdocs_gen_files.open(path, "w") as page:
         page.write(text)
 
 for source in sorted(DOCS.rglob("*.md")):
     name = source.relative_to(DOCS).as_posix()
     text = source.read_text(encoding="utf-8")
-    published = site_links(name, text)
+    published = site_links(name, fill_markers(BOOK, name, text))
     if published != text:
         with mkdocs_gen_files.open(name, "w") as page:
             page.write(published)

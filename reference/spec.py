@@ -161,7 +161,11 @@ def resolve_config(view: dict[str, Any], options: Mapping[str, Any],
 
 @dataclass(frozen=True)
 class RuleEntry:
-    """One rule of the spec: stable id, source quote, English statement, ruling if any."""
+    """One rule of the spec: stable id, source quote, English statement, ruling if any.
+
+    The quote comes from a seed text (``source_file``, the Polish games) or from a published
+    rule text (``source_url``), so a game need not have a seed file to be in the spec.
+    """
 
     id: str
     title: str
@@ -172,6 +176,7 @@ class RuleEntry:
     decision: str | None = None
     alternative: str | None = None
     option: str | None = None
+    source_url: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleEntry:
@@ -183,6 +188,7 @@ class RuleEntry:
             source_file=source.get("file"), quote=source.get("quote"),
             statement=data["statement"], decision=ruling.get("decision"),
             alternative=ruling.get("alternative"), option=ruling.get("option"),
+            source_url=source.get("url"),
         )
 
 

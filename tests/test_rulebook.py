@@ -119,7 +119,9 @@ def test_polish_and_english_stand_side_by_side(pages: dict[str, str]) -> None:
         page = pages["variants/common.md" if name == "common" else f"variants/{name}.md"]
         for rule in data["rules"]:
             section = rule_section(page, rule["id"])
-            polish = section.index('class="dk-pl" lang="pl"')
+            # The source column: Polish for a seed text, English for a published rule text.
+            lang = "en" if (rule.get("source") or {}).get("url") else "pl"
+            polish = section.index(f'class="dk-pl" lang="{lang}"')
             english = section.index('class="dk-en" lang="en"')
             assert polish < english
             quote = (rule.get("source") or {}).get("quote")

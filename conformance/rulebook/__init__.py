@@ -5,7 +5,8 @@ hand: at every docs build ``docs/gen_pages.py`` calls ``build_pages()`` and writ
 returns. Each variant page has a summary card (built from the mechanics the YAML names), every
 rule under an anchor that is exactly its id, with the Polish source words beside the English
 statement and rulings marked as such, the variant's options, and its worked examples drawn
-from the bundled traces (``seed-*`` and ``published-*`` traces) with ``diagrams``. The
+from the bundled traces (``seed-*`` and ``published-*`` traces, or a game's first hand trace
+when it has none) with ``diagrams``. The
 protocol, notation and trace-format pages are rendered from the JSON Schemas and
 ``spec/common.yaml``; the page of the published Pijanowski opening replays its trace and
 explains every score from the board.
@@ -19,8 +20,9 @@ One module per job: ``book`` (what the pages are made from, where each page and 
 lives), ``text`` (Markdown and HTML snippets), ``card`` (the summary card and its wording),
 ``rules`` (rule sections and the options table), ``examples`` (worked examples replayed from
 traces), ``opening`` (the published Pijanowski opening), ``notation`` and ``schema_pages``
-(the engine-facing reference pages), ``pages`` (the variant, common and index pages). This
-module lists the pages and re-exports the public names.
+(the engine-facing reference pages), ``pages`` (the variant, common and index pages, and
+the lists of games that the home page, the rule-id page and the navigation take from
+``spec/``). This module lists the pages and re-exports the public names.
 """
 
 from __future__ import annotations
@@ -58,7 +60,12 @@ from dominokit.conformance.rulebook.opening import (
     placement_reason,
 )
 from dominokit.conformance.rulebook.pages import (
+    MARKERS,
     common_markdown,
+    fill_markers,
+    games_nav,
+    games_table,
+    prefix_table,
     rule_index_markdown,
     variant_markdown,
 )
@@ -75,6 +82,7 @@ __all__ = [
     "COLOUR_NAMES",
     "COMMON_PAGE",
     "EXAMPLE_PREFIXES",
+    "MARKERS",
     "NOTATION_PAGE",
     "OPENING_PAGE",
     "OPENING_TRACE",
@@ -93,12 +101,16 @@ __all__ = [
     "code",
     "common_markdown",
     "describe",
+    "fill_markers",
     "frames",
+    "games_nav",
+    "games_table",
     "md",
     "notation_markdown",
     "opening_markdown",
     "options_section",
     "placement_reason",
+    "prefix_table",
     "protocol_markdown",
     "result_table",
     "result_words",

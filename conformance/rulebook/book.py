@@ -126,3 +126,12 @@ class Book:
     def traces_of(self, variant_id: str) -> list[TraceInfo]:
         """The bundled traces of one variant, in file order."""
         return [t for t in self.traces if t.variant == variant_id]
+
+    def examples_of(self, variant_id: str) -> list[TraceInfo]:
+        """The worked examples of a variant's page: its ``seed-``/``published-`` hand traces,
+        or, for a game without any (one written from a published rule text has no seed
+        examples), its first hand trace in file order, so that every game with a hand trace
+        gets a diagram."""
+        mine = self.traces_of(variant_id)
+        flagged = [t for t in mine if t.is_example]
+        return flagged or [t for t in mine if t.kind == "hand"][:1]

@@ -24,7 +24,7 @@ from dominokit.reference import Variant
 
 
 def _common_list(book: Book, here: str) -> str:
-    lines = ["## Rules shared by all four games", "",
+    lines = ["## Rules shared by all games", "",
              f"These apply here too; each is stated in full on "
              f"[the common rules page]({relative(COMMON_PAGE, here)}).", ""]
     for entry in book.common:
@@ -34,15 +34,24 @@ def _common_list(book: Book, here: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _source_words(source: str | dict[str, str]) -> str:
+    """The variant's source: a seed text by file name, or a published text with its link."""
+    if isinstance(source, str):
+        return f"the Polish text {code(source)}"
+    words = (f"[*{md(source['title'])}*]({source['url']}), published by "
+             f"{md(source['publisher'])}")
+    return words + (f": \"{md(source['quote'])}\"" if source.get("quote") else "")
+
+
 def variant_markdown(book: Book, variant: Variant) -> str:
     """The whole page of one variant."""
     here = variant_page(variant.id)
     meta = variant.data["metadata"]
     parts = [f"# {md(variant.name)}", "", book.prose(meta["summary"], here), "",
              summary_card(book, variant, here),
-             f"*Source:* the Polish text {code(meta['source'])}. "
+             f"*Source:* {_source_words(meta['source'])}. "
              f"*Origin:* {book.prose(meta['origin'], here)}", ""]
-    examples = [t for t in book.traces_of(variant.id) if t.is_example]
+    examples = book.examples_of(variant.id)
     if examples:
         parts.append("Worked examples: " + ", ".join(
             f"[{md(t.description.rstrip('.'))}](#{example_anchor(t)})" for t in examples)
@@ -53,7 +62,7 @@ def variant_markdown(book: Book, variant: Variant) -> str:
                   f"reason for every score, on [its own page]"
                   f"({relative(OPENING_PAGE, here)}).", ""]
     parts += ["## Rules", "",
-              "Each rule has a stable id; the Polish words it rests on stand beside the "
+              "Each rule has a stable id; the source words it rests on stand beside the "
               "English statement. *Rulings* mark where the texts leave a gap and say how this "
               "project closes it.", ""]
     for entry in variant.rules:
@@ -73,7 +82,7 @@ def common_markdown(book: Book) -> str:
     here = COMMON_PAGE
     links = ", ".join(f"[{md(v.name)}]({relative(variant_page(v.id), here)})"
                       for v in book.variants)
-    parts = ["# Rules for all four games", "",
+    parts = ["# Rules for all games", "",
              f"These rules hold in every game ({links}) unless a game's own rule says "
              "otherwise. They fix what the texts take for granted: the tiles, the players, "
              "how chance enters (as data), and when a hand is over.", "",
@@ -98,3 +107,62 @@ def rule_index_markdown(book: Book) -> str:
         lines.append(f"| {book.link(entry.id, here)} | {md(entry.title)} | "
                      f"{entry.kind.replace('_', ' ')} | {md(names[page])} |")
     return "\n".join(lines) + "\n"
+
+
+def _first_sentence(text: str) -> str:
+    words = " ".join(text.split())
+    end = words.find(". ")
+    return words if end < 0 else words[: end + 1]
+
+
+def games_table(book: Book, here: str) -> str:
+    """The home page's table of games: each game's page and the first sentence of its
+    summary, from spec/, so a new game is listed without editing the page."""
+    lines = ["| Game | In one line |", "|---|---|"]
+    for variant in book.variants:
+        summary = _first_sentence(variant.data["metadata"]["summary"])
+        lines.append(f"| [{md(variant.name)}]({relative(variant_page(variant.id), here)}) | "
+                     f"{book.prose(summary, here)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _prefix(rule_id: str) -> str:
+    return rule_id.rsplit("-", 1)[0]
+
+
+def prefix_table(book: Book, here: str) -> str:
+    """The rule-id prefixes in use, read from the rule ids in spec/, with their games."""
+    lines = ["| Prefix | Rules |", "|---|---|",
+             f"| `R-ALL` | [Rules for all games]({relative(COMMON_PAGE, here)}) "
+             f"(`spec/common.yaml`) |"]
+    for variant in book.variants:
+        prefixes = sorted({_prefix(entry.id) for entry in variant.rules})
+        link = f"[{md(variant.name)}]({relative(variant_page(variant.id), here)})"
+        lines.extend(f"| `{prefix}` | {link} |" for prefix in prefixes)
+    return "\n".join(lines) + "\n"
+
+
+def games_nav(book: Book) -> list[str | dict[str, str]]:
+    """The "Games" section of the site's navigation: the common rules, then each game's page
+    (and any page of its own, such as the published Pijanowski opening, titled by its
+    heading), in the order of spec/variants/."""
+    extra = [OPENING_PAGE] if any(t.id == OPENING_TRACE for t in book.traces) else []
+    nav: list[str | dict[str, str]] = [{"Rules for all games": COMMON_PAGE}]
+    for variant in book.variants:
+        page = variant_page(variant.id)
+        nav.append({variant.name: page})
+        nav.extend(p for p in extra if p.startswith(page.removesuffix(".md") + "-"))
+    return nav
+
+
+MARKERS = {"<!-- dominokit:games -->": games_table,
+           "<!-- dominokit:rule-prefixes -->": prefix_table}
+"""Hand-written pages hold these markers where a list made from spec/ belongs."""
+
+
+def fill_markers(book: Book, here: str, text: str) -> str:
+    """``text`` of the hand-written page ``here`` with every marker replaced by its list."""
+    for marker, maker in MARKERS.items():
+        if marker in text:
+            text = text.replace(marker, maker(book, here).rstrip("\n"))
+    return text

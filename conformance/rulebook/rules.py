@@ -65,10 +65,15 @@ def source_beside(entry: RuleEntry, english: str) -> list[str]:
     if entry.quote:
         polish = "\n".join(f"> {md(line)}" for line in entry.quote.strip().split("\n"))
     source = f" · <code>{escape_html(entry.source_file)}</code>" if entry.source_file else ""
+    label, lang = "Polish source", "pl"
+    if entry.source_url:
+        # A published rule text in English (a game that has no Polish seed text).
+        url = escape_html(entry.source_url)
+        label, lang, source = "Published source", "en", f' · <a href="{url}">{url}</a>'
     return [
         '<div class="dk-rule" markdown>',
-        '<div class="dk-pl" lang="pl" markdown>',
-        f'<p class="dk-label">Polish source{source}</p>',
+        f'<div class="dk-pl" lang="{lang}" markdown>',
+        f'<p class="dk-label">{label}{source}</p>',
         "",
         polish,
         "",
