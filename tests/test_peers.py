@@ -9,6 +9,7 @@ checked-in expectations file, so a change in either engine's departures fails.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 from pathlib import Path
 from types import ModuleType
@@ -22,6 +23,7 @@ from dominokit.conformance.exit_status import ExitStatus
 
 REPO = Path(__file__).resolve().parents[1]
 TESTED = REPO / "docs" / "engines" / "tested"
+PAGE = REPO / "docs" / "engines" / "tested.md"
 
 
 def _adapter(name: str) -> ModuleType:
@@ -141,12 +143,37 @@ def test_steps_the_engine_cannot_express_are_refused(name: str, payout: str, pai
     assert option.value.code == "unsupported"
 
 
-@pytest.mark.parametrize(("name", "file"), [("openspiel", "openspiel"),
-                                            ("dominoes_pkg", "dominoes")])
-def test_the_suite_ends_as_the_expectations_say(name: str, file: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("name", "file", "row"), [
+    ("openspiel", "openspiel", "| OpenSpiel `python_block_dominoes` 2.0.2 |"),
+    ("dominoes_pkg", "dominoes", "| `dominoes` 6.1.0 |"),
+])
+def test_the_suite_ends_as_the_expectations_and_the_page_say(
+        name: str, file: str, row: str, tmp_path: Path) -> None:
     _adapter(name)
     status = main(["conform", "--engine", f"python:dominokit.conformance.peers.{name}:make_engine",
                    "--variant", "classic_block", "--expectations",
                    str(TESTED / f"{file}.expectations.yaml"), "--report-dir", str(tmp_path),
                    "--json", str(tmp_path / "report.json")])
     assert status == ExitStatus.OK
+    summary = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["summary"]
+    counts = " | ".join(str(summary[key])
+                        for key in ("passed", "failed", "errored", "not_applicable"))
+    assert f"{row} {counts} |" in PAGE.read_text(encoding="utf-8")
+
+
+REPROS = [("openspiel", "openspiel-no-pass", ExitStatus.FAILED),
+          ("openspiel", "openspiel-unchecked-opening", ExitStatus.FAILED),
+          ("openspiel", "openspiel-unchecked-mismatch", ExitStatus.FAILED),
+          ("openspiel", "blocked-no-pass-loser-pips", ExitStatus.OK),
+          ("dominoes_pkg", "dominoes-no-pass", ExitStatus.FAILED),
+          ("dominoes_pkg", "blocked-no-pass-both-totals", ExitStatus.FAILED)]
+
+
+@pytest.mark.parametrize(("name", "repro", "expected"), REPROS)
+def test_the_page_repros_reproduce(name: str, repro: str, expected: ExitStatus) -> None:
+    _adapter(name)
+    trace = TESTED / "repros" / f"{repro}.yaml"
+    assert main(["trace", "validate", str(trace)]) == ExitStatus.OK  # the reference agrees
+    status = main(["trace", "replay", "--engine",
+                   f"python:dominokit.conformance.peers.{name}:make_engine", str(trace)])
+    assert status == expected
