@@ -177,3 +177,21 @@ def test_the_page_repros_reproduce(name: str, repro: str, expected: ExitStatus) 
     status = main(["trace", "replay", "--engine",
                    f"python:dominokit.conformance.peers.{name}:make_engine", str(trace)])
     assert status == expected
+
+
+def test_a_case_at_the_default_needs_the_default_listed() -> None:
+    # No engine needed: this is the kit's applicability rule the dominoes adapter relies on.
+    from dominokit.conformance.driver import Hello
+    from dominokit.conformance.runner import Requirement
+
+    def hello(options: dict[str, list[Any]]) -> Hello:
+        return Hello("x", "1", 1, {"classic_block": options})
+
+    at_default = Requirement("classic_block")
+    other = Requirement("classic_block", (("blocked_payout", "both_totals"),))
+    only_other = hello({"blocked_payout": ["both_totals"]})
+    message = at_default.unmet(only_other)
+    assert message is not None and "blocked_payout='loser_pips' (the default)" in message
+    assert other.unmet(only_other) is None
+    assert at_default.unmet(hello({})) is None  # no options listed: the defaults are played
+    assert other.unmet(hello({})) is not None
