@@ -212,15 +212,16 @@ def _build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_perft_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_perft_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``dominokit perft``: count action sequences from a position, and record them."""
     perft = commands.add_parser(
         "perft", help="count action sequences from a position; --record adds it to the suite"
     )
     perft.add_argument("variant", help="variant id, e.g. szczerbak")
     perft.add_argument("--deal", required=True, metavar="FILE", help="deal as JSON")
     perft.add_argument("--depth", required=True, type=int, metavar="N")
-    perft.add_argument("--divide", action="store_true", help="also print the count per first "
-                       "action")
+    perft.add_argument("--divide", action="store_true",
+                       help="also print the count per first action")
     perft.add_argument("--option", action="append", default=[], metavar="K=V")
     perft.add_argument("--actions", default="", help="actions from the deal to the position")
     perft.add_argument("--record", metavar="FILE",

@@ -3,19 +3,19 @@
 The driver's one promise is that it never hangs and never lets an engine's misbehaviour pass
 unnamed: every request has a deadline, and each way an engine can fail is its own exception
 (``EngineCrashed``, ``EngineStartupFailed``, ``EngineTimeout``, ``MalformedReply``,
-``ProtocolViolation``). After any such failure the engine process has been killed; the next
-request (or ``restart()``) starts a fresh one, and the runner then says ``hello`` again.
-An error reply is not a failure: it is raised as ``EngineRejected`` and the process lives on.
+``ProtocolViolation``). After any such failure the engine and every process it started have
+been killed (``containment``); the next request (or ``restart()``) starts a fresh one, and the
+runner then says ``hello`` again. An error reply is not a failure: it is raised as
+``EngineRejected`` and the process lives on. ``python:`` engines run in a worker process
+(``host``), so the same holds for them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import json
 import os
-import queue
 import selectors
 import shlex
 import signal
@@ -24,11 +24,11 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, Protocol, runtime_checkable
 
-from dominokit.conformance import protocol
+from dominokit.conformance import containment, host, protocol
 from dominokit.conformance.errors import (
     EngineCrashed,
     EngineFailure,
@@ -40,7 +40,7 @@ from dominokit.conformance.errors import (
     ProtocolViolation,
     as_rejection,
 )
-from dominokit.conformance.protocol import JsonObject
+from dominokit.conformance.protocol import MAX_REPLY_LINE_BYTES, JsonObject, MessageError
 
 __all__ = [
     "STDERR_TAIL_BYTES",
@@ -58,13 +58,11 @@ __all__ = [
     "RawLines",
     "SubprocessEngine",
     "open_engine",
+    "read_reply",
 ]
 
 STDERR_TAIL_BYTES = 4096
 """How much of an engine's stderr is kept (the end of it) for failure details."""
-
-MAX_LINE_BYTES = 64 * 1024 * 1024
-"""A reply line longer than this is malformed (bounds memory against a runaway engine)."""
 
 CLOSE_GRACE = 2.0
 """Seconds ``close()`` waits for an engine to answer ``quit`` and exit before killing it."""
@@ -187,10 +185,41 @@ class _Verbs:
 
 @dataclass(frozen=True)
 class _Overlong:
-    """Stands in the line queue for a line longer than MAX_LINE_BYTES."""
+    """Stands for a reply line longer than ``MAX_REPLY_LINE_BYTES``."""
 
 
-_Line = bytes | _Overlong | None  # None: end of stdout
+_Line = bytes | _Overlong | None  # None: the engine exited, or closed its stdout
+
+
+def read_reply(line: bytes) -> JsonObject:
+    """One line an engine printed, as a JSON object; anything else is a ``MalformedReply``.
+
+    The line is measured, decoded and its nesting counted before it is parsed
+    (``protocol.parse_message``), so no line, however deep or long, costs more than its size;
+    the failure names the limit or the fault, and the start of the line.
+    """
+    try:
+        return protocol.parse_message(line, MAX_REPLY_LINE_BYTES)
+    except MessageError as error:
+        hint = "" if line.lstrip()[:1] == b"{" else (
+            " (an engine must print only replies on stdout; logs go to stderr)")
+        raise MalformedReply(f"reply is not a protocol message: {error}{hint}: "
+                             f"{_shorten(line)}") from None
+
+
+def _shorten(data: bytes, limit: int = 200) -> str:
+    text = data[:limit + 1].decode("utf-8", "replace").rstrip("\r\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _exit_words(code: int | None) -> str:
+    if code is None:
+        return "closed its stdout"
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"was killed by signal {signal.Signals(-code).name}"
+        return f"was killed by signal {-code}"
+    return f"exited with status {code}"
 
 
 class _StderrTail:
@@ -215,50 +244,67 @@ class _StderrTail:
             return self._data.decode("utf-8", "replace")
 
 
-class _Process:
-    """One running engine: the process (in its own process group) and its pipe readers."""
+def _exit_watch(pid: int) -> int | None:
+    """A descriptor that becomes readable when process ``pid`` exits (Linux pidfd), or None."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is None:
+        return None
+    try:
+        fd: int = pidfd_open(pid)
+    except OSError:
+        return None
+    return fd
 
-    def __init__(self, argv: Sequence[str]) -> None:
+
+class _Process:
+    """One running engine: the process (in a session of its own, with everything it starts
+    contained by ``containment``), its pipes, and the reply lines read so far.
+
+    stdout is read in the caller's thread, waiting on the pipe and on the process's exit
+    together: an engine that exits is noticed at once even while a helper it started holds
+    its stdout open, and whatever it wrote before exiting is still read first.
+    """
+
+    def __init__(self, argv: Sequence[str], env: Mapping[str, str] | None) -> None:
+        self.engine_id = containment.new_engine_id()
+        containment.become_subreaper()
+        environment = dict(os.environ if env is None else env)
+        environment[containment.ENGINE_ID_VARIABLE] = self.engine_id
         self.popen = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=True,  # so a kill reaches the engine's own children too
+            start_new_session=True,
+            env=environment,
         )
+        containment.register(self.engine_id, self.popen)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr
         stderr = self.popen.stderr
         assert isinstance(stderr, io.BufferedReader)
         self.stdin_fd = self.popen.stdin.fileno()
+        self.stdout_fd = self.popen.stdout.fileno()
         os.set_blocking(self.stdin_fd, False)
+        os.set_blocking(self.stdout_fd, False)
+        self.exit_fd = _exit_watch(self.popen.pid)
         self.replied = False
-        self.lines: queue.Queue[_Line] = queue.Queue()
+        self._buffer = bytearray()
+        self._scanned = 0
+        self._eof = False
+        self._exited = False
         self.stderr = _StderrTail()
-        self._readers = [
-            threading.Thread(target=self._read_stdout, args=(self.popen.stdout,), daemon=True),
-            threading.Thread(target=self.stderr.pump, args=(stderr,), daemon=True),
-        ]
-        for reader in self._readers:
-            reader.start()
-
-    def _read_stdout(self, stream: IO[bytes]) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            while line := stream.readline(MAX_LINE_BYTES + 1):
-                if len(line) > MAX_LINE_BYTES:
-                    self.lines.put(_Overlong())
-                    while (rest := stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
-                        pass
-                    continue
-                self.lines.put(line)
-        self.lines.put(None)
-        with contextlib.suppress(OSError):
-            stream.close()
+        self._stderr_reader = threading.Thread(target=self.stderr.pump, args=(stderr,),
+                                               daemon=True)
+        self._stderr_reader.start()
 
     def send(self, data: bytes, deadline: float) -> bool:
-        """Write all of ``data`` before ``deadline``; False if the engine's stdin is closed."""
+        """Write all of ``data`` before ``deadline``; False if the engine's stdin is closed or
+        the engine has exited."""
         view = memoryview(data)
         with selectors.DefaultSelector() as selector:
             selector.register(self.stdin_fd, selectors.EVENT_WRITE)
+            if self.exit_fd is not None:
+                selector.register(self.exit_fd, selectors.EVENT_READ)
             while view:
                 try:
                     view = view[os.write(self.stdin_fd, view):]
@@ -270,15 +316,63 @@ class _Process:
                     remaining = deadline - time.monotonic()
                     if remaining <= 0:
                         raise EngineTimeout("engine did not read its stdin before the deadline")
-                    selector.select(remaining)
+                    ready = selector.select(min(remaining, _POLL))
+                    if self._has_exited(ready):
+                        return False
         return True
 
     def receive(self, deadline: float) -> _Line:
-        """The next stdout line; raises EngineTimeout when none arrives before ``deadline``."""
-        try:
-            return self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise EngineTimeout("no complete reply line before the deadline") from None
+        """The next stdout line; None once the engine exited (or closed stdout) without one;
+        raises EngineTimeout when none arrives before ``deadline``."""
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.stdout_fd, selectors.EVENT_READ)
+            if self.exit_fd is not None:
+                selector.register(self.exit_fd, selectors.EVENT_READ)
+            while (line := self._take_line()) is None:
+                if self._eof or self._exited:
+                    return None
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise EngineTimeout("no complete reply line before the deadline")
+                ready = selector.select(remaining if self.exit_fd is not None
+                                        else min(remaining, _POLL))
+                if any(key.fd == self.stdout_fd for key, _ in ready):
+                    self._read(once=True)
+                if self._has_exited(ready):
+                    self._read(once=False)  # what it wrote before exiting is in the pipe
+                    self._exited = True
+            return line
+
+    def _has_exited(self, ready: list[tuple[selectors.SelectorKey, int]]) -> bool:
+        if self.exit_fd is not None:
+            return any(key.fd == self.exit_fd for key, _ in ready)
+        return self.popen.poll() is not None
+
+    def _read(self, *, once: bool) -> None:
+        """Read what the pipe holds now (one chunk, or until empty), up to just over a line."""
+        while len(self._buffer) <= MAX_REPLY_LINE_BYTES:
+            try:
+                chunk = os.read(self.stdout_fd, _CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                return
+            self._buffer += chunk
+            if once:
+                return
+
+    def _take_line(self) -> _Line:
+        end = self._buffer.find(b"\n", self._scanned)
+        if end < 0:
+            self._scanned = len(self._buffer)
+            return _Overlong() if self._scanned > MAX_REPLY_LINE_BYTES else None
+        line = bytes(self._buffer[:end + 1])
+        del self._buffer[:end + 1]
+        self._scanned = 0
+        return _Overlong() if len(line) > MAX_REPLY_LINE_BYTES else line
 
     def exit_code(self, wait: float) -> int | None:
         """The exit status once the process ends within ``wait`` seconds, else None."""
@@ -288,17 +382,36 @@ class _Process:
             return None
 
     def kill(self) -> None:
-        """Kill the whole process group, reap it, and let the readers drain; idempotent."""
-        # The group outlives an engine that exited while children it started linger.
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.popen.pid, signal.SIGKILL)
+        """Kill the engine and every process it started, reap them, and release the pipes;
+        idempotent, and safe after an interrupted request."""
+        containment.kill_tree(self.popen, self.engine_id)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            self.popen.wait(timeout=5.0)
-        for reader in self._readers:
-            reader.join(timeout=1.0)
-        with contextlib.suppress(OSError):
-            assert self.popen.stdin is not None
-            self.popen.stdin.close()
+            self.popen.wait(timeout=containment.REAP_WITHIN)
+        containment.unregister(self.engine_id)
+        self._stderr_reader.join(timeout=1.0)
+        for stream in (self.popen.stdin, self.popen.stdout):
+            with contextlib.suppress(OSError):
+                assert stream is not None
+                stream.close()
+        if self.exit_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.exit_fd)
+            self.exit_fd = None
+
+
+_POLL = 0.05
+"""Seconds between looks at the process where no exit descriptor exists (not Linux)."""
+
+_CHUNK = 1024 * 1024
+"""Bytes read from an engine's stdout at a time."""
+
+
+def python_engine_environment() -> dict[str, str]:
+    """The environment of a worker hosting a Python engine: this one, with ``PYTHONPATH`` set
+    to this process's ``sys.path`` (its current directory for the empty entry), so the worker
+    imports what this process can."""
+    path = [entry or os.getcwd() for entry in sys.path]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
 
 
 class SubprocessEngine(_Verbs):
@@ -306,16 +419,20 @@ class SubprocessEngine(_Verbs):
 
     The process starts on the first request. ``timeout`` bounds each request, from writing it
     to reading the whole reply line. stderr is drained all the time; its last
-    ``STDERR_TAIL_BYTES`` go into failure details.
+    ``STDERR_TAIL_BYTES`` go into failure details. ``env``, when given, is the engine's whole
+    environment (else this process's).
     """
 
-    def __init__(self, argv: Sequence[str], timeout: float = 10.0) -> None:
+    def __init__(self, argv: Sequence[str], timeout: float = 10.0,
+                 env: Mapping[str, str] | None = None) -> None:
         if not argv:
             raise ValueError("an engine command line needs at least a program")
         self.argv = list(argv)
         self.timeout = timeout
+        self.env = None if env is None else dict(env)
         self._proc: _Process | None = None
         self._seq = 0
+        self._pending = False
 
     def __repr__(self) -> str:
         return f"SubprocessEngine({self.argv!r}, timeout={self.timeout!r})"
@@ -332,9 +449,14 @@ class SubprocessEngine(_Verbs):
         return None if self._proc is None else self._proc.popen.pid
 
     def _start(self) -> _Process:
+        if self._pending and self._proc is not None:
+            # The last request never finished (an exception from a signal handler cut it
+            # short): its reply may still come, so this process cannot be trusted any more.
+            self._discard(self._proc)
+        self._pending = False
         if self._proc is None:
             try:
-                self._proc = _Process(self.argv)
+                self._proc = _Process(self.argv, self.env)
             except OSError as error:
                 raise EngineStartupFailed(
                     f"cannot start engine {shlex.join(self.argv)}: {error}"
@@ -348,10 +470,12 @@ class SubprocessEngine(_Verbs):
         seq = self._seq
         data = protocol.encode(protocol.request(seq, cmd, **fields)).encode("ascii")
         deadline = time.monotonic() + self.timeout
+        self._pending = True
         try:
             line = self._exchange(proc, data, deadline, cmd, seq)
-            reply = protocol.decode_reply_line(line)
+            reply = read_reply(line)
             proc.replied = True
+            self._pending = False
             return protocol.check_reply(reply, cmd, seq, expect)
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
@@ -388,14 +512,15 @@ class SubprocessEngine(_Verbs):
             raise self._exited(proc, cmd, seq)
         line = proc.receive(deadline)
         if isinstance(line, _Overlong):
-            raise MalformedReply(f"reply line to {cmd!r} is longer than {MAX_LINE_BYTES} bytes")
+            raise MalformedReply(f"reply line to {cmd!r} (seq {seq}) is longer than the limit "
+                                 f"of {MAX_REPLY_LINE_BYTES} bytes")
         if line is None:
             raise self._exited(proc, cmd, seq)
         return line
 
     def _exited(self, proc: _Process, cmd: str, seq: int) -> EngineCrashed:
         code = proc.exit_code(wait=1.0)
-        status = "closed its stdout" if code is None else f"exited with status {code}"
+        status = _exit_words(code)
         if not proc.replied:
             return EngineStartupFailed(
                 f"engine {status} before answering its first request ({cmd!r})", returncode=code
@@ -408,6 +533,7 @@ class SubprocessEngine(_Verbs):
         proc.kill()
         if self._proc is proc:
             self._proc = None
+        self._pending = False
 
     def restart(self) -> None:
         """Kill the engine; the next request starts a fresh process (then say ``hello``)."""
@@ -415,29 +541,39 @@ class SubprocessEngine(_Verbs):
             self._discard(self._proc)
 
     def close(self) -> None:
-        """Ask the engine to quit, give it CLOSE_GRACE seconds, then kill it. Never raises."""
+        """End the engine and everything it started; never raises, and safe to call again.
+
+        An engine between requests is asked to ``quit`` and given CLOSE_GRACE seconds; one
+        whose last request was cut short (a signal arrived while the kit waited) cannot read a
+        ``quit`` in order and is killed at once. Either way the whole tree is killed last.
+        If an exception interrupts ``close`` itself, calling it again finishes the job.
+        """
         proc = self._proc
         if proc is None:
             return
-        self._proc = None
-        if proc.popen.poll() is None:
-            deadline = time.monotonic() + min(self.timeout, CLOSE_GRACE)
-            self._seq += 1
-            quit_line = protocol.encode(protocol.quit_request(self._seq)).encode("ascii")
-            with contextlib.suppress(EngineFailure):
-                if proc.send(quit_line, deadline):
-                    proc.receive(deadline)
-                    proc.exit_code(wait=max(0.0, deadline - time.monotonic()))
-        proc.kill()
+        try:
+            if not self._pending and proc.popen.poll() is None:
+                deadline = time.monotonic() + min(self.timeout, CLOSE_GRACE)
+                self._seq += 1
+                quit_line = protocol.encode(protocol.quit_request(self._seq)).encode("ascii")
+                with contextlib.suppress(Exception):
+                    if proc.send(quit_line, deadline):
+                        proc.receive(deadline)
+                        proc.exit_code(wait=max(0.0, deadline - time.monotonic()))
+        finally:
+            self._discard(proc)
 
 
 class InProcessEngine(_Verbs):
     """A Python engine object driven directly, with the same checks as a subprocess engine.
 
-    Requests and results go through a JSON round trip and the reply schema, so an in-process
-    engine is held to the protocol too; an exception that is not a refusal becomes
-    ``EngineCrashed`` with its traceback. There is no timeout: the object runs in this thread.
-    ``factory``, when given, rebuilds the object on ``restart()``.
+    Requests and results go through a JSON round trip and the reply checks, so an in-process
+    engine is held to the protocol too; an exception that is not a refusal, ``SystemExit``
+    included, becomes ``EngineCrashed`` with its traceback (``KeyboardInterrupt`` still
+    propagates: it is the user's, not the engine's). There is no timeout: the object runs in
+    this thread. This is the direct Python API, for tests and benchmarks; ``--engine
+    python:...`` hosts the object in a worker process instead (``open_engine``). ``factory``,
+    when given, rebuilds the object on ``restart()``.
     """
 
     def __init__(self, obj: object, factory: Callable[[], object] | None = None) -> None:
@@ -466,6 +602,12 @@ class InProcessEngine(_Verbs):
         arguments = [json.loads(json.dumps(fields[name])) for name in command.params]
         try:
             value = verb(*arguments)
+        except SystemExit as error:
+            code = error.code if isinstance(error.code, int) else None
+            raise EngineCrashed(
+                f"engine called sys.exit({error.code!r}) on {cmd!r}:\n{traceback.format_exc()}",
+                returncode=code,
+            ) from None
         except Exception as error:
             rejection = as_rejection(error)
             if rejection is None:
@@ -477,10 +619,10 @@ class InProcessEngine(_Verbs):
             result = value if command.result_key is None else {command.result_key: value}
             reply = {"seq": seq, "result": result}
         try:
-            reply = json.loads(protocol.encode(reply))
-        except (TypeError, ValueError) as error:
+            line = protocol.encode(reply).encode("ascii")
+        except (TypeError, ValueError, RecursionError) as error:
             raise ProtocolViolation(f"result of {cmd!r} is not JSON: {error}") from None
-        return protocol.check_reply(reply, cmd, seq, expect)
+        return protocol.check_reply(read_reply(line), cmd, seq, expect)
 
     def restart(self) -> None:
         """Rebuild the object when a factory is known (else keep it: the runner resets it)."""
@@ -491,24 +633,28 @@ class InProcessEngine(_Verbs):
         """Nothing to release; kept for the Engine protocol."""
 
 
+HOST = (sys.executable, "-m", "dominokit.conformance.host")
+"""The worker that serves a ``python:`` engine (``conformance/host.py``)."""
+
+
 def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
     """The engine named by a ``--engine`` value.
 
     None: the bundled reference served as a subprocess (so the default run exercises the
-    protocol end to end); ``python:module:factory``: ``InProcessEngine(factory())``;
-    anything else: a command line, split like a POSIX shell would.
+    protocol end to end); ``python:MODULE:FACTORY``: the object ``FACTORY()`` builds, served by
+    a worker process (``conformance/host.py``) that imports what this process can, so hangs
+    and exits are the engine's and no code of it runs in the kit; anything else: a command
+    line, split like a POSIX shell would.
     """
     if spec is None:
         return SubprocessEngine(list(REFERENCE_SERVER), timeout)
     if spec.startswith("python:"):
-        factory = _import_factory(spec)
+        target = spec.removeprefix("python:")
         try:
-            obj = factory()
-        except Exception as error:
-            raise EngineStartupFailed(
-                f"engine factory in {spec!r} raised:\n{traceback.format_exc()}"
-            ) from error
-        return InProcessEngine(obj, factory)
+            host.parse_target(target)
+        except ValueError:
+            raise EngineStartupFailed(f"expected python:MODULE:FACTORY, got {spec!r}") from None
+        return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment())
     try:
         argv = shlex.split(spec)
     except ValueError as error:
@@ -516,18 +662,3 @@ def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
     if not argv:
         raise EngineStartupFailed("empty engine command line")
     return SubprocessEngine(argv, timeout)
-
-
-def _import_factory(spec: str) -> Callable[[], object]:
-    parts = spec.split(":")
-    if len(parts) != 3 or not parts[1] or not parts[2]:
-        raise EngineStartupFailed(f"expected python:MODULE:FACTORY, got {spec!r}")
-    _, module_name, attribute = parts
-    try:
-        module = importlib.import_module(module_name)
-    except Exception as error:
-        raise EngineStartupFailed(f"cannot import {module_name!r}: {error}") from error
-    factory = getattr(module, attribute, None)
-    if not callable(factory):
-        raise EngineStartupFailed(f"{module_name}.{attribute} is not a callable factory")
-    return factory  # type: ignore[no-any-return]

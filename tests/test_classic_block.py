@@ -130,6 +130,8 @@ def test_match_totals_starters_and_end(trace: dict[str, Any]) -> None:
         assert hand["plan"]["starter"] == starter, f"hand {number}: starters alternate"
         starter = 1 - starter
         totals = [totals[p] + hand["result"]["points"][p] for p in (0, 1)]
+        if "match" in hand:  # the match state after this hand
+            assert hand["match"]["totals"] == totals, f"hand {number}"
     assert max(totals) >= TARGET
     match = trace["match"]
     assert match["totals"] == totals

@@ -2,7 +2,7 @@
 
 A contributor adds perft positions and match traces with these commands only, so they are
 checked here as a contributor meets them: counts worked out by hand, the file they write read
-back, bad input answered with one line and exit status 2, and a seed always giving the same
+back, bad input answered with one line and the usage-error status, and a seed always giving the same
 match.
 """
 
@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from dominokit.conformance.cli import main
+from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.traces import validate_file
 
 # Szczerbak's widow-faces-1 position of conformance/perft/szczerbak.yaml: widow [2|3] faces
@@ -76,7 +78,7 @@ def test_perft_record_adds_then_updates_a_position(deal_file: Path, tmp_path: Pa
 ])
 def test_perft_bad_input_is_one_line(deal_file: Path, extra: list[str], message: str,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["perft", "szczerbak", "--deal", str(deal_file), *extra]) == 2
+    assert main(["perft", "szczerbak", "--deal", str(deal_file), *extra]) == ExitStatus.USAGE_ERROR
     err = capsys.readouterr().err
     assert err.startswith("dominokit: ") and message in err and err.count("\n") == 1, err
 
@@ -86,7 +88,7 @@ def test_perft_refuses_a_file_of_another_variant(deal_file: Path, tmp_path: Path
     other = tmp_path / "other.yaml"
     other.write_text("variant: poldomino\npositions: []\n", encoding="utf-8")
     assert main(["perft", "szczerbak", "--deal", str(deal_file), "--depth", "1",
-                 "--record", str(other), "--name", "w"]) == 2
+                 "--record", str(other), "--name", "w"]) == ExitStatus.USAGE_ERROR
     assert "not a perft file of variant 'szczerbak'" in capsys.readouterr().err
 
 
@@ -109,7 +111,6 @@ def test_record_match_is_deterministic_and_replays(tmp_path: Path) -> None:
 
 
 def test_record_match_needs_a_seed(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(["trace", "record", "--variant", "szczerbak", "--match", "--deal", "d.json"])
-    assert stop.value.code == 2
+    assert main(["trace", "record", "--variant", "szczerbak", "--match", "--deal",
+                 "d.json"]) == ExitStatus.USAGE_ERROR
     assert "--match goes with --seed" in capsys.readouterr().err

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.traces.commands import _options_from
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import JsonObject, file_stem
 from dominokit.conformance.traces.record import (
@@ -27,7 +28,7 @@ from dominokit.conformance.traces.record import (
     record_match,
 )
 from dominokit.conformance.traces.replay import reference_engine
-from dominokit.reference.errors import DominokitError, OptionError
+from dominokit.reference.errors import DominokitError
 
 MAX_HANDS = 500
 """A match that has not ended after this many hands is a bug, not a long match."""
@@ -68,16 +69,6 @@ def record_random_match(variant: str, options: Mapping[str, Any] | None, seed: i
     if not rules:
         data["rules"] = cited_rules(data) or ["R-ALL-04"]
     return data
-
-
-def _options_from(pairs: Sequence[str]) -> JsonObject:
-    out: JsonObject = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise OptionError(f"option {pair!r} is not NAME=VALUE")
-        out[name] = value
-    return out
 
 
 def run_record_match(args: argparse.Namespace) -> int:
