@@ -105,6 +105,11 @@ def _add_conform(commands: Any) -> None:
     )
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
+    select.add_argument(
+        "-j", "--workers", type=settings.argument_type(settings.at_least_one), default=1,
+        metavar="N", help="run cases in N worker processes, each with its own engine; the "
+        "report is a serial run's, case for case (default 1)",
+    )
     limits = conform.add_argument_group("limits (the cases not run are reported as not_run)")
     limits.add_argument(
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -125,6 +130,9 @@ def _add_conform(commands: Any) -> None:
     output = conform.add_argument_group("reports")
     output.add_argument("--json", metavar="FILE", help="write the JSON report here")
     output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--jsonl", metavar="FILE",
+                        help="append each case's record to FILE as one JSON line as soon as "
+                        "it is known, to follow a long run while it goes on")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
@@ -209,6 +217,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
     _add_perft_parser(commands)
+    from dominokit.conformance.bench.command import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -258,8 +269,12 @@ def _dispatch(args: argparse.Namespace) -> int:
                          option_pairs=args.option, actions=args.actions,
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
+    if args.command == "bench":
+        from dominokit.conformance.bench.command import run_bench
+
+        return run_bench(args)
     if args.command == "spec":
-        from dominokit.reference.speccheck import run_spec_check
+        from dominokit.spec.speccheck import run_spec_check
 
         return run_spec_check(args.files)
     from dominokit.conformance import traces

@@ -26,7 +26,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from dominokit.conformance import containment, host, protocol
 from dominokit.conformance.errors import (
@@ -489,15 +489,17 @@ class SubprocessEngine(_Verbs):
 
     def exchange_raw(self, line: bytes) -> JsonObject:
         """Send ``line`` as it is (a newline added) and return the reply, checked only for
-        being a JSON object: a line that is not a request has no seq to check, and the reply
-        is the caller's to judge. Failures are raised and handled as for any request."""
+        being one protocol message: a line that is not a request has no seq to check, and the
+        reply is the caller's to judge. Failures are raised and handled as for any request."""
         proc = self._start()
         deadline = time.monotonic() + self.timeout
         what = f"the raw line {line[:60]!r}"
+        self._pending = True
         try:
-            reply = protocol.decode_reply_line(
+            reply = read_reply(
                 self._exchange(proc, line.rstrip(b"\n") + b"\n", deadline, what, 0))
             proc.replied = True
+            self._pending = False
             return reply
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from dominokit.reference.errors import DominokitError
-from dominokit.reference.yamldoc import NO_DOCUMENT, load_yaml_with_marks, read_limited
+from dominokit.spec.yamldoc import NO_DOCUMENT, load_yaml_with_marks, read_limited
 
 EXPECTABLE = ("failed", "errored", "not_applicable")
 """Statuses an entry may expect (expecting "passed" is what no entry means)."""

@@ -26,15 +26,16 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
 from dominokit.conformance.errors import (
     EngineCrashed,
     EngineRejected,
     MalformedReply,
     ProtocolViolation,
 )
-from dominokit.reference.spec import registry, schema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from dominokit.spec.spec import registry, schema
 
 PROTOCOL_VERSION: Final = 1
 """The protocol version this kit speaks; a breaking change to any message bumps it."""

@@ -23,7 +23,7 @@ from typing import IO, Any
 from dominokit.conformance import protocol
 from dominokit.conformance.errors import as_rejection
 from dominokit.conformance.protocol import JsonObject
-from dominokit.reference.spec import schema
+from dominokit.spec.spec import schema
 
 MAX_ERROR_MESSAGE_CHARS = 1000
 """The longest error message the server writes; a longer one is cut and says how much was cut."""

@@ -1,8 +1,10 @@
 """mkdocs-gen-files script: write the rule book's generated pages at build time.
 
 Everything a page says about the rules comes from ``spec/`` and the golden traces through
-``dominokit.conformance.rulebook``; this script only hands its pages to mkdocs, so no rule is
-ever copied into ``docs/`` by hand.
+``dominokit.rulebook`` (``docs/rulebook/``); this script only hands its pages to mkdocs, so no
+rule is ever copied into ``docs/`` by hand. The book describes the checkout it is built in: the
+repository root goes first on ``sys.path``, so its ``dominokit/`` folder maps the builder (which
+the wheel does not ship) and the spec it reads to this checkout, ahead of any installed copy.
 
 Lists that depend on which games exist (the home page's table of games, the rule-id
 prefixes) are made from ``spec/`` too: a hand-written page holds a marker such as
@@ -17,12 +19,17 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from pathlib import Path
 
 import mkdocs_gen_files
-from dominokit.conformance.rulebook import Book, build_pages, fill_markers
 
 DOCS = Path(__file__).resolve().parent
+sys.path.insert(0, str(DOCS.parent))
+
+# After the checkout is on sys.path:
+from dominokit.rulebook import Book, build_pages, fill_markers  # noqa: E402
+
 PUBLISHED = {
     "spec/protocol.md": "engines/protocol.md",
     "spec/schema/protocol.schema.json": "engines/protocol.md#message-reference",

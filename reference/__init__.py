@@ -34,9 +34,9 @@ from dominokit.reference.match import (
 )
 from dominokit.reference.notation import Action, Cell, parse_action
 from dominokit.reference.rules import Rules, build_rules, load_rules
-from dominokit.reference.spec import OptionSpec, RuleEntry, Variant, load_variant, variant_ids
 from dominokit.reference.state import Event, HandResult, HandState, ScoreTerm
 from dominokit.reference.tiles import Tile, tile_set
+from dominokit.spec.spec import OptionSpec, RuleEntry, Variant, load_variant, variant_ids
 
 __all__ = [
     "Action",

@@ -15,8 +15,8 @@ from typing import Any
 
 from dominokit.reference.errors import DealError
 from dominokit.reference.rules import Rules
-from dominokit.reference.schemas import schema
 from dominokit.reference.tiles import MAX_NOTATION_PIP, Tile
+from dominokit.spec.schemas import schema
 
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
 

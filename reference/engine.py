@@ -19,7 +19,6 @@ from dominokit.reference.errors import IllegalActionError
 from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
-from dominokit.reference.spec import Variant
 from dominokit.reference.state import (
     BoardPlacement,
     BoardTable,
@@ -29,6 +28,7 @@ from dominokit.reference.state import (
     Turn,
 )
 from dominokit.reference.tiles import Tile
+from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
 """(rule id, what is wrong) for an illegal action."""

@@ -2,46 +2,23 @@
 
 Each error says what was wrong, where, and under which rule, so that the CLI can print it as
 one line instead of a traceback and the conformance kit can compare the rule an engine cites.
+The base class and the errors of reading rule files live in ``dominokit.spec.errors`` (the spec
+code does not import the engine) and are re-exported here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dominokit.spec.errors import DominokitError, OptionError, SpecError, SpecProblem
 
-
-class DominokitError(Exception):
-    """Base of every error the project raises on purpose."""
-
-
-@dataclass(frozen=True)
-class SpecProblem:
-    """One problem in a YAML or JSON file, located by 1-based line and column. Line 0 means no
-    line is known: the problem is printed ``file: $.path: message``, or ``file: message`` when
-    it concerns the file as a whole (``$``: too large, say)."""
-
-    file: str
-    line: int
-    col: int
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        if self.line == 0:
-            where = "" if self.path == "$" else f" {self.path}:"
-            return f"{self.file}:{where} {self.message}"
-        return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
-
-
-class SpecError(DominokitError):
-    """A variant (or other spec) file is malformed; carries every problem found."""
-
-    def __init__(self, problems: list[SpecProblem]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(str(p) for p in problems))
-
-
-class OptionError(DominokitError, ValueError):
-    """An unknown variant option, or a value the option does not allow."""
+__all__ = [
+    "DealError",
+    "DominokitError",
+    "IllegalActionError",
+    "NotationError",
+    "OptionError",
+    "SpecError",
+    "SpecProblem",
+]
 
 
 class NotationError(DominokitError, ValueError):

@@ -22,8 +22,8 @@ from dominokit.reference.engine import apply_action, hand_result, legal_actions,
 from dominokit.reference.errors import DealError
 from dominokit.reference.notation import Action
 from dominokit.reference.rules import MatchSpec, Rules, SizePair, load_rules
-from dominokit.reference.spec import Variant
 from dominokit.reference.state import HandResult, HandState
+from dominokit.spec.spec import Variant
 
 Pair = tuple[int, int]
 

@@ -16,10 +16,10 @@ from dominokit.reference.engine import apply_action, hand_result, legal_actions,
 from dominokit.reference.errors import DominokitError, OptionError
 from dominokit.reference.match import new_match
 from dominokit.reference.rules import load_rules
-from dominokit.reference.spec import Variant, load_variant, variant_ids
 from dominokit.reference.state import Event, HandResult
 from dominokit.reference.tiles import Tile
-from dominokit.reference.yamldoc import key_text
+from dominokit.spec.spec import Variant, load_variant, variant_ids
+from dominokit.spec.yamldoc import key_text
 
 _SEED_RANGE = 2**32
 

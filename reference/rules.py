@@ -14,8 +14,8 @@ from types import MappingProxyType
 from typing import Any
 
 from dominokit.reference.errors import SpecError, SpecProblem
-from dominokit.reference.spec import ResolvedVariant, Variant, common_rules, load_variant
 from dominokit.reference.tiles import Tile, tile_set
+from dominokit.spec.spec import ResolvedVariant, Variant, common_rules, load_variant
 
 SizePair = tuple[int, int]
 

@@ -71,3 +71,14 @@ def _stale_files() -> list[str]:
             if not installed.is_file() or _digest(installed) != _digest(source):
                 stale.append(str(relative))
     return stale
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """After a run that judged broken engines (tests/broken/), print the mutation score."""
+    import sys
+
+    verdicts = sys.modules.get("tests.broken.verdict")
+    if verdicts is not None and verdicts.JUDGED:
+        from tests.broken.catalogue import score_line
+
+        terminalreporter.write_line(score_line(*verdicts.score()))

@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+
 from dominokit.conformance.cases import Params, rejection
 from dominokit.conformance.cases.compare import unique
 from dominokit.conformance.runner import Case, collect_cases
-from dominokit.reference.spec import all_rule_ids
+from dominokit.spec.spec import all_rule_ids
 
 
 @cache

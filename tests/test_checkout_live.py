@@ -1,7 +1,8 @@
 """The checkout is what runs: ``dominokit.*`` resolves to the top-level folders, live.
 
 The repository's ``dominokit/`` folder maps ``dominokit.spec``, ``dominokit.reference`` and
-``dominokit.conformance`` to ``spec/``, ``reference/`` and ``conformance/`` by symlinks. An
+``dominokit.conformance`` to ``spec/``, ``reference/`` and ``conformance/``, and the rule-book
+builder ``dominokit.rulebook`` to ``docs/rulebook/``, by symlinks. An
 editable install only puts the repository root on ``sys.path``, so whatever imports through that
 root (the tests, ``dominokit`` commands, mypy and editors run from the root) sees the checkout.
 These tests copy the repository, change a rule file in the copy, and watch the tools see it
@@ -19,14 +20,23 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-FOLDERS = ("spec", "reference", "conformance")
+MAPPED = {
+    "spec": "spec",
+    "reference": "reference",
+    "conformance": "conformance",
+    "rulebook": "docs/rulebook",
+}
+"""Each import name under ``dominokit.`` and the folder of the repository it maps to."""
 
 
 def test_the_mapping_folder_points_at_the_top_level_folders() -> None:
-    for folder in FOLDERS:
-        link = REPO / "dominokit" / folder
-        assert link.is_symlink(), f"dominokit/{folder} must be a symlink to ../{folder}"
+    for name, folder in MAPPED.items():
+        link = REPO / "dominokit" / name
+        assert link.is_symlink(), f"dominokit/{name} must be a symlink to ../{folder}"
+        assert os.readlink(link) == f"../{folder}", "a relative link works in any copy"
         assert link.resolve() == (REPO / folder).resolve()
+        assert (link / "__init__.py").is_file(), f"dominokit.{name} is a package"
+    assert sorted(path.name for path in (REPO / "dominokit").iterdir()) == sorted(MAPPED)
     assert not (REPO / "dominokit" / "__init__.py").exists(), "dominokit is a namespace package"
 
 
@@ -99,3 +109,13 @@ def test_a_changed_bonus_changes_what_play_scores(copy: Path) -> None:
         cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True, text=True,
         check=True)
     assert Path(probe.stdout.strip()) == (copy / "spec").resolve()
+
+
+def test_the_rule_book_builder_is_imported_from_the_checkouts_docs(copy: Path) -> None:
+    probe = subprocess.run(
+        [sys.executable, "-c", "import dominokit.rulebook as r, pathlib; "
+         "print(pathlib.Path(r.__file__).resolve().parent)"],
+        cwd=copy, env={**os.environ, "PYTHONPATH": str(copy)}, capture_output=True, text=True,
+        check=False)
+    assert probe.returncode == 0, probe.stderr
+    assert Path(probe.stdout.strip()) == (copy / "docs" / "rulebook").resolve()

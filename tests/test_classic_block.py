@@ -153,7 +153,7 @@ def test_expected_result_by_hand() -> None:
 
 
 def test_the_site_lists_every_game_from_the_spec() -> None:
-    from dominokit.conformance.rulebook import Book, fill_markers, games_nav
+    from dominokit.rulebook import Book, fill_markers, games_nav
 
     book = Book.load()
     ids = [v.id for v in book.variants]
@@ -174,7 +174,7 @@ def test_the_site_lists_every_game_from_the_spec() -> None:
 
 
 def test_a_game_without_seed_traces_gets_a_worked_example() -> None:
-    from dominokit.conformance.rulebook import Book
+    from dominokit.rulebook import Book
 
     examples = Book.load().examples_of(VARIANT)
     assert [t.id for t in examples] == [f"{VARIANT}/blocked-both-totals"]
@@ -188,7 +188,7 @@ PUBLISHED = """    title: Block Dominoes Game Rules
 
 
 def _planted(tmp_path: Path, old: str, new: str) -> list[str]:
-    from dominokit.reference.spec import check_variant_file
+    from dominokit.spec.spec import check_variant_file
 
     text = SPEC_FILE.read_text(encoding="utf-8")
     assert old in text

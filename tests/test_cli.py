@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.protocol import PROTOCOL_VERSION
 from dominokit.conformance.runner import SUITE_VERSION, collect_cases
 from dominokit.reference import variant_ids
-from dominokit.reference.spec import load_variant
+from dominokit.spec.spec import load_variant
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"

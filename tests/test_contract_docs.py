@@ -12,12 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dominokit.conformance import protocol
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.server import request_limits, run_engine_server
 from dominokit.reference import load_rules, random_deal, variant_ids
-from dominokit.reference.spec import schema
+from dominokit.spec.spec import schema
 
 REPO = Path(__file__).resolve().parent.parent
 PROSE = (REPO / "spec" / "protocol.md").read_text(encoding="utf-8")

@@ -14,9 +14,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from dominokit.conformance import diagrams
-from dominokit.conformance.diagrams import BoardTile, ChainStyle
+
 from dominokit.reference import Deal, apply_action, new_hand
+from dominokit.rulebook import diagrams
+from dominokit.rulebook.diagrams import BoardTile, ChainStyle
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("DOMINOKIT_UPDATE_SNAPSHOTS") == "1"

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+
 from dominokit.reference import (
     Action,
     Deal,
@@ -24,7 +25,7 @@ from dominokit.reference import (
     tile_set,
     variant_ids,
 )
-from dominokit.reference.spec import validator
+from dominokit.spec.spec import validator
 
 # --- tiles and notation ------------------------------------------------------------------
 

@@ -14,8 +14,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.reference.yamldoc import MAX_YAML_BYTES, MAX_YAML_NODES, load_yaml_with_marks
+from dominokit.spec.yamldoc import MAX_YAML_BYTES, MAX_YAML_NODES, load_yaml_with_marks
 
 TRACES = Path(__file__).parent.parent / "conformance" / "traces"
 
@@ -461,7 +462,7 @@ def test_spec_check_wants_whole_positive_targets_and_counts(
 
 
 def test_spec_check_statuses_are_the_kit_table() -> None:
-    from dominokit.reference import speccheck
+    from dominokit.spec import speccheck
 
     assert (speccheck.OK, speccheck.FAILED, speccheck.USAGE_ERROR) == (
         ExitStatus.OK, ExitStatus.FAILED, ExitStatus.USAGE_ERROR)

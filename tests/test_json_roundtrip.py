@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+
 from dominokit.reference import (
     Action,
     Deal,
@@ -27,8 +28,7 @@ from dominokit.reference import (
     new_match,
     random_deal,
 )
-from dominokit.reference.spec import validator
-
+from dominokit.spec.spec import validator
 from tests.positions import FULL_SET, board_deal, chain_deal, widow_deal
 
 

@@ -10,6 +10,7 @@ import dataclasses
 import random
 
 import pytest
+
 from dominokit.reference import (
     Action,
     Deal,
@@ -26,7 +27,7 @@ from dominokit.reference import (
     start_hand,
     variant_ids,
 )
-from dominokit.reference.spec import validator
+from dominokit.spec.spec import validator
 
 
 def won(player: int, points: int) -> HandResult:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from dominokit.conformance.tools import pijanowski_opening as po
+
 from dominokit.reference import board as ref_board
+from dominokit.rulebook import pijanowski_opening as po
 
 pytestmark = pytest.mark.rule("R-PIJ-12", "R-PIJ-05", "R-PIJ-06", "R-PIJ-07")
 

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from dominokit.reference import (
     Action,
     Deal,
@@ -35,10 +38,7 @@ from dominokit.reference import (
     new_hand,
     random_deal,
 )
-from dominokit.reference.spec import validator
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
+from dominokit.spec.spec import validator
 from tests.positions import FULL_SET, NO_DOUBLES
 
 PLACING = ("opening", "chain", "board")

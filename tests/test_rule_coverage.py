@@ -15,7 +15,8 @@ from importlib.resources import files
 from pathlib import Path
 
 import yaml
-from dominokit.reference.spec import all_rule_ids
+
+from dominokit.spec.spec import all_rule_ids
 
 TESTS = Path(__file__).resolve().parent
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

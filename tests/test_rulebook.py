@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 import yaml
-from dominokit.conformance.rulebook import CARD_TERMS, OPENING_PAGE, build_pages
+
+from dominokit.rulebook import CARD_TERMS, OPENING_PAGE, build_pages
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_ENGINE = REPO / "docs" / "examples" / "szczerbak_engine.py"

@@ -11,16 +11,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+
 from dominokit.reference.errors import NotationError
 from dominokit.reference.notation import Action
-from dominokit.reference.spec import (
+from dominokit.spec.spec import (
     load_yaml_with_marks,
     registry,
     schema,
     schema_names,
     validator,
 )
-from jsonschema import Draft202012Validator
 
 OURS = ("action", "common", "deal", "event", "hand_result", "match_state", "state", "variant")
 BASE = "https://dominokit.example/schema/"

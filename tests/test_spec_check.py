@@ -14,8 +14,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
 from dominokit.reference.errors import OptionError, SpecError, SpecProblem
-from dominokit.reference.spec import (
+from dominokit.spec.spec import (
     all_rule_ids,
     bundled_common_file,
     bundled_variant_files,
@@ -27,9 +30,7 @@ from dominokit.reference.spec import (
     rule,
     variant_ids,
 )
-from dominokit.reference.speccheck import run_spec_check
-from hypothesis import given
-from hypothesis import strategies as st
+from dominokit.spec.speccheck import run_spec_check
 
 FIXTURE = Path(__file__).parent / "data" / "spec" / "minimal.yaml"
 BASE = FIXTURE.read_text(encoding="utf-8")

@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from dominokit.reference.spec import common_rules, load_variant, variant_ids
+
+from dominokit.spec.spec import common_rules, load_variant, variant_ids
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"

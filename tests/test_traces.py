@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+
 from dominokit.conformance import traces
 from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.reference import spec
 from dominokit.reference.errors import SpecError
+from dominokit.spec import spec
 
 TRACE_FILES = traces.bundled_trace_files()
 TRACE_IDS = [f"{Path(str(f)).parent.name}/{f.name.removesuffix('.yaml')}" for f in TRACE_FILES]

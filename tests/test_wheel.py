@@ -51,9 +51,31 @@ def test_wheel_contains_data_under_dominokit(installed_wheel: Path) -> None:
     assert (site / "dominokit" / "spec" / "variants" / "poldomino.yaml").is_file()
     assert (site / "dominokit" / "spec" / "schema" / "variant.schema.json").is_file()
     assert (site / "dominokit" / "reference" / "py.typed").is_file()
+    # The code that reads rule files ships with them; the rule-book builder stays in docs/.
+    assert (site / "dominokit" / "spec" / "spec.py").is_file()
+    assert (site / "dominokit" / "spec" / "py.typed").is_file()
+    assert not (site / "dominokit" / "rulebook").exists()
     # No generic top-level import names leak into site-packages.
-    for generic in ("reference", "conformance", "spec"):
+    for generic in ("reference", "conformance", "spec", "rulebook", "docs"):
         assert not (site / generic).exists()
+
+
+def test_every_module_of_the_wheel_imports_without_the_checkout(installed_wheel: Path,
+                                                                tmp_path: Path) -> None:
+    # The wheel does not ship the rule-book builder, so nothing it ships may need it.
+    script = (
+        "import importlib, pkgutil, dominokit.spec, dominokit.reference, dominokit.conformance\n"
+        "for package in (dominokit.spec, dominokit.reference, dominokit.conformance):\n"
+        "    for found in pkgutil.walk_packages(package.__path__, package.__name__ + '.'):\n"
+        "        if found.name != 'dominokit.conformance.__main__':\n"
+        "            importlib.import_module(found.name)\n"
+        "print('imported')\n"
+    )
+    imported = subprocess.run([str(installed_wheel / "bin" / "python"), "-c", script],
+                              cwd=tmp_path, env=CLEAN_ENV, capture_output=True, text=True,
+                              timeout=120, check=False)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "imported"
 
 
 def test_installed_command_runs_from_any_folder(installed_wheel: Path, tmp_path: Path) -> None:

@@ -3,17 +3,19 @@
 A divergence is reported with the rule ids it concerns so that an engine author knows which
 ruling to read. The ids come from the spec: the ``rule:`` written next to each mechanic, scoring
 term and end condition (via the resolved Rules), the rule the reference cites when it refuses an
-action, and the rule carried by events and result terms. Only three rules of
-``spec/common.yaml`` are named here, because no mechanic of a variant file cites them (they
-hold for every variant): see ``COMMON_RULES``.
+action, and the rule carried by events and result terms. A few rules of ``spec/common.yaml``
+are named here, because no mechanic of a variant file cites them (they hold for every
+variant): see ``COMMON_RULES``.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Final
 
 from dominokit.conformance.runner import Outcome
@@ -21,10 +23,17 @@ from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError
 
+_RULE_ID: Final = re.compile(r"R-[A-Z]+-\d+")
+
 COMMON_RULES: Final = {
     "distinct_actions": "R-ALL-09",  # one action per end, per touching half, one spelling
     "starters": "R-ALL-04",  # starters alternate hand by hand across the whole match
     "tied_hand": "R-ALL-06",  # equal pips in a block: nobody wins
+    "stock_order": "R-ALL-03",  # the stock is ordered; a draw takes its first tile
+    "compulsory": "R-ALL-07",  # outside free play, pass (or draw) only when nothing fits
+    "one_tile": "R-ALL-08",  # one placement a turn, then the other player moves
+    "end_checks": "R-ALL-10",  # end conditions checked in spec order after every action
+    "players": "R-ALL-02",  # per-player values listed player 0 first
 }
 
 
@@ -87,6 +96,19 @@ class Blame:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self._rulings = _rulings(rules.variant_id)
+
+    def _named(self, rules: Iterable[str | None]) -> tuple[str, ...]:
+        """``rules`` and every ruling of the variant that decides how two of them meet.
+
+        Some rulings refine others and no mechanic cites them (R-PIJ-13: a block during the
+        extra tile; R-PIJ-14: equal pips in a Pijanowski block). A ruling whose statement cites
+        two of the rules a divergence concerns is about that divergence too.
+        """
+        named = unique(rules)
+        found = set(named)
+        return unique([*named, *(rule_id for rule_id, cites in self._rulings
+                                 if len(cites & found) >= 2)])
 
     def _end_rule(self, reason: str | None) -> list[str]:
         return [end.rule for end in self.rules.end if end.condition == reason]
@@ -115,10 +137,15 @@ class Blame:
             return [r.matching.rule, r.matching.extra_rule or "", r.opening.rule,
                     r.table.rule if off else ""]
         if action.kind == "draw":
-            return [r.draw.rule]
+            return [r.draw.rule, *self._compulsory(r.draw.policy == "until_fit")]
         if action.kind == "pass":
-            return [r.pass_.rule]
+            return [r.pass_.rule, *self._compulsory(r.pass_.policy == "when_stuck")]
         return [r.extra_tile.rule] if r.extra_tile else [r.structural.turn_order]
+
+    @staticmethod
+    def _compulsory(applies: bool) -> list[str]:
+        """R-ALL-07 where a pass (or draw) is allowed only to a player who cannot place."""
+        return [COMMON_RULES["compulsory"]] if applies else []
 
     def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
               ) -> tuple[str, ...]:
@@ -146,7 +173,7 @@ class Blame:
             out.extend(self.kind_rules(state, action))
             if action.kind == "chain" and self._has_twin(state, action):
                 out.append(COMMON_RULES["distinct_actions"])
-        return unique(out)
+        return self._named(out)
 
     def _has_twin(self, state: HandState, action: Action) -> bool:
         """True when the same tile also fits another end or with its other half: distinct
@@ -160,7 +187,7 @@ class Blame:
 
     def refused(self, state: HandState, action: str, cited: str | None) -> tuple[str, ...]:
         """Rules behind an engine refusing an action the reference allows."""
-        return unique([*self.legal(state, [action], []), cited])
+        return self._named([*self.legal(state, [action], []), cited])
 
     def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]
                ) -> tuple[str, ...]:
@@ -175,7 +202,9 @@ class Blame:
         if pair[0] is not None and pair[1] is not None and pair[0].get("type") == "end" == \
                 pair[1].get("type"):
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
-        return unique(out)
+        elif any(event is not None and event.get("type") == "end" for event in pair):
+            out.append(COMMON_RULES["end_checks"])  # one side ended the hand, the other not
+        return self._named(out)
 
     def _event_rules(self, event: Mapping[str, Any]) -> list[str]:
         r = self.rules
@@ -186,7 +215,7 @@ class Blame:
         elif kind == "lake" and r.lakes:
             out.append(r.lakes.rule)
         elif kind == "draw":
-            out.append(r.draw.rule)
+            out += [r.draw.rule, COMMON_RULES["stock_order"]]
         elif kind == "pass":
             out.append(r.pass_.rule)
         elif kind == "stop" and r.extra_tile:
@@ -204,7 +233,7 @@ class Blame:
             present = expected if expected is not None else got
             reason = present.get("reason") if present is not None else None
             ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
-            return unique(ends)
+            return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
             out.append(self.rules.winner.rule)
@@ -213,6 +242,7 @@ class Blame:
         if "reason" in expected and expected.get("reason") != got.get("reason"):
             out.extend(self._end_rule(expected.get("reason")))
             out.extend(self._end_rule(got.get("reason")))
+            out.append(COMMON_RULES["end_checks"])
         terms_differ = False
         if "terms" in expected or "terms" in got:
             want = _terms(expected.get("terms"))
@@ -227,7 +257,9 @@ class Blame:
             out.extend(term.rule for term in self.rules.terms)
         if "pips" in expected and not same(expected.get("pips"), got.get("pips")):
             out.append(self.rules.structural.own_tiles)
-        return unique(out)
+        if any(_swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
+            out.append(COMMON_RULES["players"])
+        return self._named(out)
 
     def state(self, expected: Mapping[str, Any], got: Mapping[str, Any], *,
               in_match: bool = False) -> tuple[str, ...]:
@@ -240,12 +272,16 @@ class Blame:
                 continue
             if key in ("hands", "stock", "out_of_play"):
                 out += [r.structural.own_tiles, r.draw.rule]
+                if key == "stock":
+                    out.append(COMMON_RULES["stock_order"])
             elif key == "table":
                 out += [r.matching.rule, r.opening.rule, r.table.rule]
                 if r.parity.policy != "none":
                     out += [r.parity.rule, r.parity.extra_rule or ""]
             elif key in ("starter", "to_move"):
                 out += [r.setup.rule, r.opening.rule, r.structural.turn_order]
+                if key == "to_move":
+                    out.append(COMMON_RULES["one_tile"])
                 if in_match:
                     out.append(COMMON_RULES["starters"])
                 if r.extra_tile:
@@ -267,7 +303,7 @@ class Blame:
                                    have if isinstance(have, dict) else None)
             elif key == "options":
                 out += self._option_rules(want, have)
-        return unique(out)
+        return self._named(out)
 
     def _turn_rules(self, want: Any, have: Any) -> list[str]:
         r = self.rules
@@ -294,9 +330,13 @@ class Blame:
         r = self.rules
         out: list[str] = []
         tiebreak = r.match.tiebreak
-        in_tiebreak = tiebreak is not None and any(
-            "tiebreak" in json.dumps(s.get(k)) for s in (expected, got) for k in ("phase",
-                                                                                  "rounds"))
+        # A match is in a tiebreak once its regular rounds are all played: the phase wording
+        # is free, and before the first tiebreak hand no tiebreak round is recorded yet.
+        rounds_done = max((len(s["rounds"]) for s in (expected, got)
+                           if isinstance(s.get("rounds"), list)), default=0)
+        in_tiebreak = tiebreak is not None and (rounds_done >= len(r.match.rounds) or any(
+            "tiebreak" in json.dumps(s.get(k)) for s in (expected, got)
+            for k in ("phase", "rounds")))
         for key in sorted(set(expected) | set(got)):
             want, have = expected.get(key), got.get(key)
             if key == "phase" or same(want, have):
@@ -318,7 +358,22 @@ class Blame:
                 out.append(r.match.rule)
                 if in_tiebreak and tiebreak:
                     out.append(tiebreak.rule)
-        return unique(out)
+        return self._named(out)
+
+
+@cache
+def _rulings(variant_id: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(rule id, the other rule ids its statement cites) for each rule of the variant."""
+    from dominokit.reference import load_variant
+
+    return tuple((entry.id, frozenset(_RULE_ID.findall(entry.statement)) - {entry.id})
+                 for entry in load_variant(variant_id).rules)
+
+
+def _swapped(want: Any, have: Any) -> bool:
+    """True when ``have`` is the per-player pair ``want`` listed the other way round."""
+    return (isinstance(want, list) and isinstance(have, list) and len(want) == 2
+            and want != have and want == have[::-1])
 
 
 def _terms(raw: Any) -> dict[tuple[str, Any], tuple[int, str | None]]:

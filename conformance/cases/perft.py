@@ -23,7 +23,7 @@ from dominokit.conformance.driver import Engine
 from dominokit.conformance.runner import Case, Context, Outcome
 from dominokit.conformance.traces.perft import Refused, TooLarge, Walker, replay_budget
 from dominokit.reference.errors import DominokitError
-from dominokit.reference.yamldoc import load_yaml_data
+from dominokit.spec.yamldoc import load_yaml_data
 
 JsonObject = dict[str, Any]
 

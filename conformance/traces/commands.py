@@ -30,7 +30,7 @@ from dominokit.conformance.traces.record import (
 )
 from dominokit.conformance.traces.replay import EngineLike, replay
 from dominokit.reference.errors import DominokitError, OptionError, SpecError
-from dominokit.reference.yamldoc import read_limited
+from dominokit.spec.yamldoc import read_limited
 
 
 def _expand(paths: Iterable[str]) -> Iterator[Path]:

@@ -18,7 +18,7 @@ from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import DominokitError, SpecProblem
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.tiles import Tile
-from dominokit.reference.yamldoc import JsonPath, YamlDocument, json_path
+from dominokit.spec.yamldoc import JsonPath, YamlDocument, json_path
 
 _PILES = ("stock", "out_of_play")
 

@@ -2,7 +2,7 @@
 
 A trace file is data written by people and by the recorder, so every mistake in it must be
 reported like a compiler error, ``file:line:col: $.path: message``: the YAML is parsed with
-position marks (``dominokit.reference.spec``), validated against ``trace.schema.json``, then
+position marks (``dominokit.spec.spec``), validated against ``trace.schema.json``, then
 checked for what a schema cannot say (the id matches the file, the variant, options and rules
 exist, every deal can be dealt). The loaded ``Trace`` remembers the line of every step so
 replay can point at it.
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.traces.deals import trace_deal_problems
-from dominokit.reference import spec
 from dominokit.reference.errors import OptionError, SpecError, SpecProblem
+from dominokit.spec import spec
 
 JsonObject = dict[str, Any]
 JsonPath = tuple[str | int, ...]

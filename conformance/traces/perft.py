@@ -14,7 +14,7 @@ from typing import Any
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.traces.model import Mismatch, Trace
 from dominokit.conformance.traces.replay import EngineLike
-from dominokit.reference import spec
+from dominokit.spec import spec
 
 
 class Refused(Exception):

@@ -25,9 +25,9 @@ from dominokit.conformance.traces.model import (
     load_trace,
 )
 from dominokit.conformance.traces.replay import EngineLike, plan_of, reference_engine
-from dominokit.reference import spec
 from dominokit.reference.errors import DominokitError
-from dominokit.reference.yamldoc import read_limited
+from dominokit.spec import spec
+from dominokit.spec.yamldoc import read_limited
 
 
 def _step_head(engine: EngineLike, action: str) -> JsonObject:

@@ -13,24 +13,30 @@ reference answers (a legal list, a result, a starter) for mistakes no data chang
 Both reach into ``ReferenceEngine``'s current hand and match (``_hand``, ``_match``), which is
 acceptable for test doubles and keeps each one a few lines.
 
-Load one with ``python:tests.broken.engines:<ClassName>`` or ``InProcessEngine(Class())``.
+Load one with ``python:tests.broken.<module>:<ClassName>`` or ``InProcessEngine(Class())``.
+The other modules of ``tests/broken/`` hold the rest of the corpus, by area;
+``tests.broken.registry.BROKEN`` collects them all.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.refengine import _parse_deal as parse_deal
+from dominokit.conformance.refengine import _refusals as refusals
 from dominokit.reference import (
     Action,
     Deal,
     HandResult,
     HandState,
     MatchState,
+    Rules,
     Variant,
     load_rules,
     load_variant,
@@ -40,6 +46,7 @@ from dominokit.reference import (
 )
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.chain import ChainTable
+from dominokit.spec.spec import OptionSpec
 from dominokit.reference.state import Event, ScoreTerm, Turn
 
 JsonObject = dict[str, Any]
@@ -69,7 +76,7 @@ class Broken(ReferenceEngine):
         return dataclasses.replace(hand, result=scoring.score_hand(hand, hand.result.reason))
 
 
-def _end_event(events: list[JsonObject], hand: HandState) -> list[JsonObject]:
+def end_event(events: list[JsonObject], hand: HandState) -> list[JsonObject]:
     """``events`` with the end event carrying ``hand``'s result."""
     if hand.result is None:
         return events
@@ -84,10 +91,15 @@ class Mutant(Broken):
     """Plays ``variant`` from spec data changed by ``mutate``."""
 
     _cache: ClassVar[dict[type, Variant]] = {}
+    _rules_cache: ClassVar[dict[tuple[type, str], Rules]] = {}
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
         raise NotImplementedError
+
+    @classmethod
+    def mutate_options(cls, options: dict[str, OptionSpec]) -> None:
+        """Change the parsed options (their per-value overrides live there, not in ``data``)."""
 
     @classmethod
     def changed(cls) -> Variant:
@@ -95,16 +107,27 @@ class Mutant(Broken):
             original = load_variant(cls.variant)
             data = copy.deepcopy(original.data)
             cls.mutate(data)
-            Mutant._cache[cls] = dataclasses.replace(original, data=data)
+            options = dict(original.options)
+            cls.mutate_options(options)
+            Mutant._cache[cls] = dataclasses.replace(original, data=data, options=options)
         return Mutant._cache[cls]
 
     def new_hand(self, variant: str, options: Mapping[str, Any],
                  deal: Mapping[str, Any]) -> JsonObject:
-        state = super().new_hand(variant, options, deal)
         if variant != self.variant:
-            return state
-        self._hand = new_hand(load_rules(self.changed(), dict(options)), Deal.from_json(deal))
-        return self._hand.to_json()
+            return super().new_hand(variant, options, deal)
+        with refusals():
+            hand = new_hand(self._rules(options), parse_deal(deal))
+        self._match, self._hand = None, hand
+        return hand.to_json()
+
+    @classmethod
+    def _rules(cls, options: Mapping[str, Any]) -> Rules:
+        """The changed variant's rules under ``options`` (built once: perft starts many hands)."""
+        key = (cls, json.dumps(dict(options), sort_keys=True))
+        if key not in Mutant._rules_cache:
+            Mutant._rules_cache[key] = load_rules(cls.changed(), dict(options))
+        return Mutant._rules_cache[key]
 
     def new_match(self, variant: str, options: Mapping[str, Any],
                   first_starter: int) -> JsonObject:
@@ -115,7 +138,7 @@ class Mutant(Broken):
         return self._match.to_json()
 
 
-def _term(data: dict[str, Any], name: str) -> dict[str, Any]:
+def term_of(data: dict[str, Any], name: str) -> dict[str, Any]:
     term: dict[str, Any] = next(t for t in data["scoring"]["terms"] if t["term"] == name)
     return term
 
@@ -127,7 +150,7 @@ class PoldominoBonus66Is60(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        _term(data, "last_tile_bonus")["tiles"]["6-6"] = 60
+        term_of(data, "last_tile_bonus")["tiles"]["6-6"] = 60
 
 
 class PoldominoNoCatch(Mutant):
@@ -137,7 +160,7 @@ class PoldominoNoCatch(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        data["scoring"]["terms"].remove(_term(data, "catch"))
+        data["scoring"]["terms"].remove(term_of(data, "catch"))
 
 
 class PoldominoCatchPenaltyIgnored(Mutant):
@@ -148,7 +171,7 @@ class PoldominoCatchPenaltyIgnored(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        _term(data, "catch")["to"] = "winner"
+        term_of(data, "catch")["to"] = "winner"
 
 
 class PoldominoMutualPassNeverEnds(Mutant):
@@ -210,7 +233,7 @@ class PijanowskiHandScoreKeepsPips(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        data["scoring"]["terms"].remove(_term(data, "own_pips"))
+        data["scoring"]["terms"].remove(term_of(data, "own_pips"))
 
 
 class PoldominoSetTarget100(Mutant):
@@ -249,21 +272,35 @@ class SzczerbakTargetExceeds(Mutant):
 class ListingPatch(Broken):
     """Lists (and accepts) a different set of actions than the reference."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: dict[str, tuple[set[str], set[str]]] = {}
+
     def changes(self, hand: HandState, legal: list[str]) -> tuple[set[str], set[str]]:
         """(actions to add, actions to drop) in ``hand``."""
         raise NotImplementedError
+
+    def _changes(self, hand: HandState) -> tuple[set[str], set[str]]:
+        """``changes`` of ``hand``, remembered for the last positions seen: perft re-reaches
+        the same position once per action, and a board's legal list is long."""
+        key = json.dumps(hand.to_json(), sort_keys=True)
+        if key not in self._seen:
+            if len(self._seen) > 64:
+                self._seen.clear()
+            self._seen[key] = self.changes(hand, super().legal())
+        return self._seen[key]
 
     def legal(self) -> list[str]:
         legal = super().legal()
         if self._hand is None or self._hand.rules.variant_id != self.variant:
             return legal
-        added, dropped = self.changes(self._hand, legal)
+        added, dropped = self._changes(self._hand)
         return sorted((set(legal) | added) - dropped)
 
     def apply(self, action: str) -> list[JsonObject]:
         hand = self._hand
         if hand is not None and hand.rules.variant_id == self.variant:
-            added, dropped = self.changes(hand, super().legal())
+            added, dropped = self._changes(hand)
             if action in dropped:
                 raise EngineRejected("illegal_action", f"{action} is not legal here", self.rule)
             if action in added:
@@ -275,7 +312,37 @@ class ListingPatch(Broken):
         raise NotImplementedError
 
 
-def _passes_turn(engine: Broken, hand: HandState, kind: str) -> list[JsonObject]:
+class StatePatch(Broken):
+    """Plays each action as the reference does, then changes the hand (and events) it left."""
+
+    def patch(self, before: HandState, action: Action, after: HandState,
+              events: list[JsonObject]) -> tuple[HandState, list[JsonObject]] | None:
+        """The changed (hand, events) after ``action``, or None to keep the reference's."""
+        raise NotImplementedError
+
+    def apply(self, action: str) -> list[JsonObject]:
+        before, match_before = self._hand, self._match
+        events = super().apply(action)
+        after = self._hand
+        if before is None or after is None or before.rules.variant_id != self.variant:
+            return events
+        patched = self.patch(before, Action.parse(action), after, events)
+        if patched is None:
+            return events
+        self._hand, events = patched
+        self._match = match_before
+        self._fold_result()
+        return events
+
+
+def with_hand(hand: HandState, player: int, tiles: tuple[Any, ...]) -> HandState:
+    """``hand`` with ``player`` holding ``tiles`` (sorted)."""
+    hands = list(hand.hands)
+    hands[player] = tuple(sorted(tiles))
+    return dataclasses.replace(hand, hands=(hands[0], hands[1]))
+
+
+def passes_turn(engine: Broken, hand: HandState, kind: str) -> list[JsonObject]:
     """End the mover's turn without placing (a pass or stop the rules do not allow)."""
     mover = hand.to_move
     assert mover is not None
@@ -293,7 +360,7 @@ class PoldominoOpeningAllowsPass(ListingPatch):
         return ({"pass"} if hand.table.empty and hand.result is None else set()), set()
 
     def play_added(self, hand: HandState, action: str) -> list[JsonObject]:
-        return _passes_turn(self, hand, "pass")
+        return passes_turn(self, hand, "pass")
 
 
 class PijanowskiStopAnytime(ListingPatch):
@@ -306,14 +373,14 @@ class PijanowskiStopAnytime(ListingPatch):
         return ({"stop"} if allowed else set()), set()
 
     def play_added(self, hand: HandState, action: str) -> list[JsonObject]:
-        return _passes_turn(self, hand, "stop")
+        return passes_turn(self, hand, "stop")
 
 
-def _chain_plays(legal: list[str]) -> list[Action]:
+def chain_plays(legal: list[str]) -> list[Action]:
     return [a for a in map(Action.parse, legal) if a.kind == "chain"]
 
 
-def _end_pip(hand: HandState, action: Action) -> int | None:
+def end_pip(hand: HandState, action: Action) -> int | None:
     """The pips showing on the end ``action`` plays to."""
     assert isinstance(hand.table, ChainTable) and action.end is not None
     return hand.table.end_pip(action.end)
@@ -326,9 +393,9 @@ class SzczerbakParityNoZeroException(ListingPatch):
 
     def changes(self, hand: HandState, legal: list[str]) -> tuple[set[str], set[str]]:
         dropped = set()
-        for action in _chain_plays(legal):
+        for action in chain_plays(legal):
             assert action.tile is not None and action.touch is not None
-            end = _end_pip(hand, action)
+            end = end_pip(hand, action)
             if end and end % 2 == 0 and action.tile.other(action.touch) == 0:
                 dropped.add(str(action))
         return set(), dropped
@@ -341,9 +408,9 @@ class SzczerbakBlankEndOneAction(ListingPatch):
 
     def changes(self, hand: HandState, legal: list[str]) -> tuple[set[str], set[str]]:
         dropped = set()
-        for action in _chain_plays(legal):
+        for action in chain_plays(legal):
             assert action.tile is not None
-            end = _end_pip(hand, action)
+            end = end_pip(hand, action)
             if end == 0 and action.touch != action.tile.low:
                 dropped.add(str(action))
         return set(), dropped
@@ -355,7 +422,7 @@ class LeftRightFolded(ListingPatch):
     variant, rule, only = "poldomino", "R-ALL-09", ("perft/poldomino/double-opening-d1",)
 
     def changes(self, hand: HandState, legal: list[str]) -> tuple[set[str], set[str]]:
-        plays = {str(a) for a in _chain_plays(legal)}
+        plays = {str(a) for a in chain_plays(legal)}
         dropped = {text for text in plays
                    if text.replace("@R", "@L") != text and text.replace("@R", "@L") in plays}
         return set(), dropped
@@ -373,11 +440,11 @@ class AcceptsTileNotInHand(Broken):
             tile = Action.parse(action).tile
             mover = hand.to_move
             if tile is not None and mover is not None and tile not in hand.hands[mover]:
-                self._hand = _moved_to(hand, tile, mover)
+                self._hand = moved_to(hand, tile, mover)
         return super().apply(action)
 
 
-def _moved_to(hand: HandState, tile: Any, player: int) -> HandState:
+def moved_to(hand: HandState, tile: Any, player: int) -> HandState:
     """``hand`` with ``tile`` taken from its place and put into ``player``'s hand."""
     hands = [list(hand.hands[0]), list(hand.hands[1])]
     stock, out = list(hand.stock), list(hand.out_of_play)
@@ -424,13 +491,13 @@ class TiedBlockGoesToPlayer0(Broken):
         if hand is None or hand.result is None or hand.rules.variant_id != self.variant \
                 or hand.result.winner is not None:
             return events
-        result = _won_by(hand, hand.result, 0)
+        result = won_by(hand, hand.result, 0)
         hand = dataclasses.replace(hand, result=result)
         self._set_hand(hand, match_before)
-        return _end_event(events, hand)
+        return end_event(events, hand)
 
 
-def _won_by(hand: HandState, result: HandResult, winner: int) -> HandResult:
+def won_by(hand: HandState, result: HandResult, winner: int) -> HandResult:
     totals = [0, 0]
     terms: list[ScoreTerm] = []
     for term in hand.rules.terms:
@@ -466,7 +533,7 @@ class PijanowskiVerticalDoubled(Broken):
         self._set_hand(after, match_before)
         patched = [{**e, "points": e["points"] + extra} if e.get("type") == "place" else e
                    for e in events]
-        return _end_event(patched, after)
+        return end_event(patched, after)
 
 
 class WidowStarterLowerHalf(Broken):
@@ -525,32 +592,11 @@ class StarterAlternationResetsEachSet(Broken):
         return match
 
 
-BROKEN: dict[str, type[Broken]] = {
-    cls.__name__: cls
-    for cls in (
-        PoldominoBonus66Is60,
-        PoldominoNoCatch,
-        PoldominoCatchPenaltyIgnored,
-        TiedBlockGoesToPlayer0,
-        PoldominoMutualPassNeverEnds,
-        PoldominoOpeningAllowsPass,
-        ProgressiveDrawWithPlayableTile,
-        SzczerbakParityNoZeroException,
-        SzczerbakBlankEndOneAction,
-        WidowStarterLowerHalf,
-        PijanowskiVerticalDoubled,
-        PijanowskiLakesOfFive,
-        PijanowskiNewlyEnclosedIgnored,
-        PijanowskiNoExtraTile,
-        PijanowskiStopAnytime,
-        PijanowskiHandScoreKeepsPips,
-        AcceptsTileNotInHand,
-        AcceptsBrokenContact,
-        PoldominoSetTarget100,
-        ProgressiveTiebreakKeepsRoles,
-        StarterAlternationResetsEachSet,
-        SzczerbakTargetExceeds,
-        LeftRightFolded,
-    )
-}
-"""Every broken engine by class name (the factories of ``python:tests.broken.engines:NAME``)."""
+def __getattr__(name: str) -> Any:
+    """``BROKEN`` (every broken engine of the package) is collected by ``tests.broken.registry``
+    on first use: importing it here at load time would be circular."""
+    if name == "BROKEN":
+        from tests.broken.registry import BROKEN
+
+        return BROKEN
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,7 +15,7 @@ from typing import Any
 from dominokit.reference import HandState, MatchState
 from dominokit.reference.state import HandResult, ScoreTerm
 
-from tests.broken.engines import Broken, Mutant, _end_event
+from tests.broken.engines import Broken, Mutant, end_event
 
 JsonObject = dict[str, Any]
 
@@ -35,7 +35,7 @@ class ResultPatch(Broken):
             return events
         hand = dataclasses.replace(hand, result=self.patch(hand, hand.result))
         self._set_hand(hand, match_before)
-        return _end_event(events, hand)
+        return end_event(events, hand)
 
 
 def _with_terms(result: HandResult, terms: list[ScoreTerm]) -> HandResult:

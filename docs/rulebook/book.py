@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import yaml
-from dominokit.conformance.rulebook.text import md, relative
+
 from dominokit.conformance.traces import Trace, bundled_trace_files, load_trace
 from dominokit.reference import RuleEntry, Variant, load_variant, variant_ids
-from dominokit.reference.spec import common_rules
+from dominokit.rulebook.text import md, relative
+from dominokit.spec.spec import common_rules
 
 JsonObject = dict[str, Any]
 

@@ -8,7 +8,8 @@ the R-ALL rules; the index lists every rule id with the page that anchors it.
 
 from __future__ import annotations
 
-from dominokit.conformance.rulebook.book import (
+from dominokit.reference import Variant
+from dominokit.rulebook.book import (
     COMMON_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
@@ -16,11 +17,10 @@ from dominokit.conformance.rulebook.book import (
     Book,
     variant_page,
 )
-from dominokit.conformance.rulebook.card import summary_card
-from dominokit.conformance.rulebook.examples import example_anchor, suite_traces, worked_example
-from dominokit.conformance.rulebook.rules import options_section, rule_section
-from dominokit.conformance.rulebook.text import code, md, relative
-from dominokit.reference import Variant
+from dominokit.rulebook.card import summary_card
+from dominokit.rulebook.examples import example_anchor, suite_traces, worked_example
+from dominokit.rulebook.rules import options_section, rule_section
+from dominokit.rulebook.text import code, md, relative
 
 
 def _common_list(book: Book, here: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from dominokit.conformance.rulebook.book import (
+from dominokit.rulebook.book import (
     COMMON_PAGE,
     EXAMPLE_PREFIXES,
     NOTATION_PAGE,
@@ -43,8 +43,8 @@ from dominokit.conformance.rulebook.book import (
     TraceInfo,
     variant_page,
 )
-from dominokit.conformance.rulebook.card import CARD_TERMS, WORDING, summary_card
-from dominokit.conformance.rulebook.examples import (
+from dominokit.rulebook.card import CARD_TERMS, WORDING, summary_card
+from dominokit.rulebook.examples import (
     Frame,
     describe,
     frames,
@@ -53,13 +53,13 @@ from dominokit.conformance.rulebook.examples import (
     suite_traces,
     worked_example,
 )
-from dominokit.conformance.rulebook.notation import notation_markdown
-from dominokit.conformance.rulebook.opening import (
+from dominokit.rulebook.notation import notation_markdown
+from dominokit.rulebook.opening import (
     COLOUR_NAMES,
     opening_markdown,
     placement_reason,
 )
-from dominokit.conformance.rulebook.pages import (
+from dominokit.rulebook.pages import (
     MARKERS,
     common_markdown,
     fill_markers,
@@ -69,13 +69,13 @@ from dominokit.conformance.rulebook.pages import (
     rule_index_markdown,
     variant_markdown,
 )
-from dominokit.conformance.rulebook.rules import blocks, options_section, rule_section
-from dominokit.conformance.rulebook.schema_pages import (
+from dominokit.rulebook.rules import blocks, options_section, rule_section
+from dominokit.rulebook.schema_pages import (
     SchemaDoc,
     protocol_markdown,
     trace_format_markdown,
 )
-from dominokit.conformance.rulebook.text import code, md, tile
+from dominokit.rulebook.text import code, md, tile
 
 __all__ = [
     "CARD_TERMS",

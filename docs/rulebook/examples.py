@@ -13,9 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from dominokit.conformance import diagrams
-from dominokit.conformance.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
-from dominokit.conformance.rulebook.text import (
+from dominokit.conformance.traces import Trace, leading_comments, reference_engine
+from dominokit.reference import Action, Variant
+from dominokit.rulebook import diagrams
+from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
+from dominokit.rulebook.text import (
     bracket,
     cell_name,
     code,
@@ -26,8 +28,6 @@ from dominokit.conformance.rulebook.text import (
     relative,
     tile,
 )
-from dominokit.conformance.traces import Trace, leading_comments, reference_engine
-from dominokit.reference import Action, Variant
 
 
 def _players(values: Sequence[Any]) -> str:

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Final
 
-from dominokit.conformance.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
-from dominokit.conformance.rulebook.text import code, md, relative
-from dominokit.reference.spec import schema
+from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
+from dominokit.rulebook.text import code, md, relative
+from dominokit.spec.spec import schema
 
 _PATTERN_END: Final = "$(?!\\n)"
 """How the schemas end a pattern (a true end of string); not worth showing to readers."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from dominokit.conformance.rulebook.book import Book
-from dominokit.conformance.rulebook.text import bracket, code, md
 from dominokit.reference import Variant
+from dominokit.rulebook.book import Book
+from dominokit.rulebook.text import bracket, code, md
 
 CARD_TERMS: Final = ("Players", "Tiles", "Deal", "Goal", "Match")
 """Terms every summary card has (the tests check them)."""
@@ -93,7 +93,7 @@ def _say(field: str, value: str) -> str:
         return WORDING[field][value]
     except KeyError:
         raise KeyError(f"the rule book has no wording for {field} = {value!r}; add it to "
-                       "WORDING in conformance/rulebook/card.py") from None
+                       "WORDING in docs/rulebook/card.py") from None
 
 
 def _param(value: Any, variant: Variant) -> tuple[Any, str]:

@@ -21,16 +21,16 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from dominokit.reference.errors import OptionError, SpecError, SpecProblem
-from dominokit.reference.schemas import SPEC_PACKAGE, registry, schema, schema_names, validator
-from dominokit.reference.speclint import (
+from dominokit.spec.errors import OptionError, SpecError, SpecProblem
+from dominokit.spec.schemas import SPEC_PACKAGE, registry, schema, schema_names, validator
+from dominokit.spec.speclint import (
     COMMON_FILE,
     RULE_KEYS,
     check_common_file,
     check_document,
     check_variant_file,
 )
-from dominokit.reference.yamldoc import (
+from dominokit.spec.yamldoc import (
     JsonPath,
     Source,
     YamlDocument,

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from dominokit.reference.errors import SpecProblem
-from dominokit.reference.spec import bundled_common_file, bundled_variant_files
-from dominokit.reference.speclint import check_common_file, check_variant_file
+from dominokit.spec.errors import SpecProblem
+from dominokit.spec.spec import bundled_common_file, bundled_variant_files
+from dominokit.spec.speclint import check_common_file, check_variant_file
 
 COMMON_NAME = "common.yaml"
 

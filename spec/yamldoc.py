@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from dominokit.reference.errors import SpecError, SpecProblem
-from dominokit.reference.schemas import registry, validator
 from jsonschema import Draft202012Validator, TypeChecker, validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
+
+from dominokit.spec.errors import SpecError, SpecProblem
+from dominokit.spec.schemas import registry, validator
 
 # libyaml composes the same marked nodes about ten times faster; large traces need it.
 _COMPOSER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

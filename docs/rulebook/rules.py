@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from dominokit.conformance.rulebook.book import Book
-from dominokit.conformance.rulebook.text import code, escape_html, indent, md
 from dominokit.reference import RuleEntry, Variant
+from dominokit.rulebook.book import Book
+from dominokit.rulebook.text import code, escape_html, indent, md
 
 
 def blocks(book: Book, text: str, here: str) -> str:

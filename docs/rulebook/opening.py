@@ -5,7 +5,7 @@ is lost; ruling R-PIJ-12 asks for a board that earns exactly those points and fo
 found. This page replays the golden trace of that reconstruction on the reference, explains
 every score from the board (field colours, lakes) and stops the build if a move's points or a
 turn's total differ from the published figures; it then shows what the independent search
-tool (``conformance/tools/pijanowski_opening.py``) finds, run at build time.
+tool (``docs/rulebook/pijanowski_opening.py``) finds, run at build time.
 """
 
 from __future__ import annotations
@@ -14,16 +14,19 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
 
-from dominokit.conformance.rulebook.book import (
+from dominokit.conformance.traces import Trace
+from dominokit.reference import Action, Variant
+from dominokit.reference import board as board_rules
+from dominokit.rulebook.book import (
     NOTATION_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
     Book,
     variant_page,
 )
-from dominokit.conformance.rulebook.examples import Frame, frame_figure, frames
-from dominokit.conformance.rulebook.rules import source_beside
-from dominokit.conformance.rulebook.text import (
+from dominokit.rulebook.examples import Frame, frame_figure, frames
+from dominokit.rulebook.rules import source_beside
+from dominokit.rulebook.text import (
     cell_name,
     code,
     escape_html,
@@ -32,9 +35,6 @@ from dominokit.conformance.rulebook.text import (
     relative,
     tile,
 )
-from dominokit.conformance.traces import Trace
-from dominokit.reference import Action, Variant
-from dominokit.reference import board as board_rules
 
 COLOUR_NAMES: Final = ("light", "dark")
 """Names of field colours 0 and 1, as ``diagrams`` draws them."""
@@ -69,7 +69,7 @@ def placement_reason(event: Mapping[str, Any], variant: Variant) -> tuple[str, i
 
 def opening_markdown(book: Book) -> str:
     """The published Pijanowski opening: what the text says, each move, how it was found."""
-    from dominokit.conformance.tools import pijanowski_opening as tool
+    from dominokit.rulebook import pijanowski_opening as tool
 
     here = OPENING_PAGE
     trace = next(t for t in book.traces if t.id == OPENING_TRACE).load()
@@ -178,7 +178,7 @@ def _published_list(turns: Sequence[Any]) -> str:
 
 @cache
 def _search_reports() -> tuple[Any, Any]:
-    from dominokit.conformance.tools import pijanowski_opening as tool
+    from dominokit.rulebook import pijanowski_opening as tool
 
     return tool.run(tool.LAKE_RULES[0]), tool.run(tool.LAKE_RULES[1])
 
@@ -206,7 +206,7 @@ def _search_section(book: Book, tool: Any, trace: Trace, here: str) -> str:
                      f"{report.classes} | {'yes' if report.claim_holds else 'no'} |")
     lines += ["",
               "Run it yourself with "
-              "`python -m dominokit.conformance.tools.pijanowski_opening` "
+              "`python -m dominokit.rulebook.pijanowski_opening` "
               "(add `--json` for the data, `--lake-rule newly_enclosed` for the other reading "
               f"of {book.link('R-PIJ-06', here)}).", "",
               f"The moves are the golden trace {code(trace.id)}, so every engine that passes "

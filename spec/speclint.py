@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dominokit.reference.errors import SpecProblem
-from dominokit.reference.yamldoc import (
+from dominokit.spec.errors import SpecProblem
+from dominokit.spec.yamldoc import (
     JsonPath,
     Source,
     YamlDocument,
@@ -74,7 +74,7 @@ def _context_sites(stem: str, is_common: bool) -> tuple[list[_RuleSite], list[_R
     A file with the same name as a bundled file stands in for it (a working copy), so the
     bundled one is left out instead of reported as a duplicate of every rule.
     """
-    from dominokit.reference.spec import bundled_common_file, bundled_variant_files
+    from dominokit.spec.spec import bundled_common_file, bundled_variant_files
 
     common: list[_RuleSite] = []
     if not is_common and bundled_common_file().is_file():
@@ -260,7 +260,7 @@ class _SemanticCheck:
 
     def _resolved_configs(self) -> None:
         """Resolve with each value of each option and validate what the engine would see."""
-        from dominokit.reference.spec import resolve_config
+        from dominokit.spec.spec import resolve_config
 
         for name, spec in self.options.items():
             for index, value in enumerate(spec["values"]):
@@ -281,7 +281,7 @@ class _SemanticCheck:
     def _dealable(self) -> None:
         """Every configuration must be dealable: with the defaults, at the file's own lines;
         with each other option value, at that value (only what the defaults do not show)."""
-        from dominokit.reference.spec import is_option_ref, resolve_config
+        from dominokit.spec.spec import is_option_ref, resolve_config
 
         defaults = {name: spec["default"] for name, spec in self.options.items()}
         base = _deal_problems(resolve_config(self.view, self.options, defaults))
@@ -406,7 +406,7 @@ def _walk_mappings(node: Any, path: JsonPath, skip: tuple[str, ...] = ()
 
 def _option_refs(root: Any) -> list[tuple[JsonPath, str]]:
     """Every ``{option: NAME}`` outside the options section, with its path."""
-    from dominokit.reference.spec import is_option_ref
+    from dominokit.spec.spec import is_option_ref
 
     found: list[tuple[JsonPath, str]] = []
 

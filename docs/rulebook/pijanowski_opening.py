@@ -58,7 +58,7 @@ one row (the 16 of ``[4|4]`` is never 8 plus a two-cell lake), and the ``[0|0]``
 (``~`` marks the lake the last tile closes.) The tests recount the boards with the reference
 engine's own board functions and check that these figures still hold.
 
-Run ``python -m dominokit.conformance.tools.pijanowski_opening`` (``--json`` for JSON,
+Run ``python -m dominokit.rulebook.pijanowski_opening`` (``--json`` for JSON,
 ``--lake-rule newly_enclosed`` for the other reading of R-PIJ-06).
 """
 
@@ -556,7 +556,7 @@ def report_text(main: Report, other: Report) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """CLI entry: print the counts and the chosen reconstruction."""
     parser = argparse.ArgumentParser(
-        prog="python -m dominokit.conformance.tools.pijanowski_opening",
+        prog="python -m dominokit.rulebook.pijanowski_opening",
         description="Reconstruct the published Pijanowski opening (R-PIJ-12).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")

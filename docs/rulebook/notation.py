@@ -12,10 +12,11 @@ from functools import cache
 from importlib import resources
 
 import yaml
-from dominokit.conformance import diagrams
-from dominokit.conformance.rulebook.book import NOTATION_PAGE, Book, JsonObject
-from dominokit.conformance.rulebook.text import code, figure
+
 from dominokit.reference import Action, load_variant, variant_ids
+from dominokit.rulebook import diagrams
+from dominokit.rulebook.book import NOTATION_PAGE, Book, JsonObject
+from dominokit.rulebook.text import code, figure
 
 
 def notation_markdown(book: Book) -> str:
