@@ -140,7 +140,21 @@ class Requirement:
             if value not in caps.get(name, []):
                 return (f"the engine does not support option {name}={value!r} "
                         f"of variant {self.variant!r}")
+        given = dict(self.options)
+        for name, values in caps.items():  # an option left at its default needs the default
+            default = _default_value(self.variant, name)
+            if name not in given and default is not None and default not in values:
+                return (f"the engine does not support option {name}={default!r} (the default) "
+                        f"of variant {self.variant!r}")
         return None
+
+
+def _default_value(variant: str, option: str) -> object | None:
+    """The default value of a variant's option, or None when the variant has no such option."""
+    from dominokit.reference import load_variant
+
+    spec = load_variant(variant).options.get(option)
+    return None if spec is None else spec.default
 
 
 @dataclass
