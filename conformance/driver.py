@@ -127,6 +127,10 @@ class RawLines(Protocol):
     (the error-path cases check the answer to a line that is not JSON). In-process engines
     read no lines and lack it."""
 
+    reads_its_own_lines: bool
+    """False when the kit's own server frames the lines for the engine (a ``python:`` engine
+    in its worker): a line that is not JSON then tests the kit, not the engine."""
+
     def exchange_raw(self, line: bytes) -> JsonObject: ...
 
 
@@ -424,12 +428,14 @@ class SubprocessEngine(_Verbs):
     """
 
     def __init__(self, argv: Sequence[str], timeout: float = 10.0,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, *,
+                 reads_its_own_lines: bool = True) -> None:
         if not argv:
             raise ValueError("an engine command line needs at least a program")
         self.argv = list(argv)
         self.timeout = timeout
         self.env = None if env is None else dict(env)
+        self.reads_its_own_lines = reads_its_own_lines
         self._proc: _Process | None = None
         self._seq = 0
         self._pending = False
@@ -656,7 +662,8 @@ def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
             host.parse_target(target)
         except ValueError:
             raise EngineStartupFailed(f"expected python:MODULE:FACTORY, got {spec!r}") from None
-        return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment())
+        return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment(),
+                                reads_its_own_lines=False)
     try:
         argv = shlex.split(spec)
     except ValueError as error:
