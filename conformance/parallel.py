@@ -62,8 +62,10 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
             if index is None:
                 return
             began = time.monotonic()
-            outcome = (Outcome.not_run(ctx.dead) if engine is None or ctx.dead is not None
-                       else run_case(cases[index], engine, ctx))
+            if engine is None or ctx.dead is not None:
+                outcome = Outcome.not_run(ctx.dead or "the engine could not be used")
+            else:
+                outcome = run_case(cases[index], engine, ctx)
             conn.send(Finished(index, outcome, time.monotonic() - began))
     except (KeyboardInterrupt, BrokenPipeError, EOFError):
         pass  # the parent is stopping the run (an interrupt reaches the whole group)

@@ -383,7 +383,7 @@ def run_suite(
     )
     limits = Limits(budget, max_engine_failures, maxfail)
     lines = _open_stream(jsonl_path, report)
-    if workers > 1 and len(cases) > 1:
+    if workers > 1 and len(cases) > 1 and (engine_spec is None or isinstance(engine_spec, str)):
         _run_parallel(report, lines, cases, engine_spec, timeout, Path(report_dir), workers,
                       limits,
                       lambda: Terminal(stream, total=len(cases), progress=progress,

@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from dominokit.conformance import protocol, traces
@@ -171,9 +171,10 @@ def run(quick: bool, out: Out) -> SectionResult:
         try:
             with SubprocessEngine(list(REFERENCE_SERVER), 30.0) as engine, \
                     SubprocessEngine(echo, 30.0) as echoed:
-                ways = {"kit → engine": lambda: kit_round(engine, requests, replies),
-                        "kit → echo": lambda: kit_round(echoed, requests, replies),
-                        "floor": lambda: floor.round(requests)}
+                ways: dict[str, Callable[[], dict[str, list[float]]]] = {
+                    "kit → engine": lambda: kit_round(engine, requests, replies),
+                    "kit → echo": lambda: kit_round(echoed, requests, replies),
+                    "floor": lambda: floor.round(requests)}
                 for way in ways.values():
                     way()  # warm up: processes started, caches filled, nothing recorded
                 for i in range(rounds):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import partial
 from importlib.resources.abc import Traversable
 from typing import Any
 
@@ -113,11 +113,16 @@ def _header_data(text: str) -> dict[str, Any] | None:
 _LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@cache
+_LOADED: dict[str, traces.Trace] = {}
+
+
 def _load(entry: Traversable) -> traces.Trace:
     """A bundled trace, loaded and checked once per process (the files do not change during a
-    run, and the schema check is slow)."""
-    return traces.load_trace(entry)
+    run, and the schema check is slow); keyed by its path, since a Traversable need not hash."""
+    key = str(entry)
+    if key not in _LOADED:
+        _LOADED[key] = traces.load_trace(entry)
+    return _LOADED[key]
 
 
 def _run(entry: Traversable, engine: Engine, ctx: Context) -> Outcome:
