@@ -107,9 +107,14 @@ def test_a_fresh_export_is_byte_identical_and_check_catches_drift(
     (["--out", "X", "--examples", "0"], "--examples must be at least 1"),
     (["--out", "X", "--variant", "chess"], "unknown variant 'chess'"),
     (["--check", "{tmp}"], "not a vectors manifest"),
+    (["--check", "{tmp}/chess"], "manifest.json: names unknown variants: chess"),
+    (["--out", "{tmp}/file/sub"], "cannot write the vectors"),
 ])
 def test_export_usage_errors_are_one_line(argv: list[str], message: str, tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("not a folder")
+    (tmp_path / "chess").mkdir()
+    (tmp_path / "chess" / "manifest.json").write_text('{"examples": 1, "variants": ["chess"]}')
     argv = [a.replace("{tmp}", str(tmp_path)).replace("X", str(tmp_path / "x")) for a in argv]
     assert main(["export", *argv]) == 4
     err = capsys.readouterr().err.strip()

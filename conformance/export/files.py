@@ -124,7 +124,12 @@ def run_export(out: str | None, check: str | None, examples: int | None,
         return _check(Path(check), examples, variant)
     assert out is not None
     started = time.monotonic()
-    rendered = render(_variants(variant), examples or DEFAULT_EXPORT_EXAMPLES)
+    variants = _variants(variant)
+    try:  # before the work: a folder that cannot be made is told at once
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConformanceError(f"{out}: cannot write the vectors: {error}") from None
+    rendered = render(variants, examples or DEFAULT_EXPORT_EXAMPLES)
     try:
         write(Path(out), rendered)
     except OSError as error:
@@ -143,8 +148,9 @@ def _check(folder: Path, examples: int | None, variant: str | None) -> int:
         variants = _variants(variant) if variant else [str(v) for v in stated["variants"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ConformanceError(f"{manifest}: not a vectors manifest: {error}") from None
-    for name in variants:
-        _variants(name)
+    unknown = [name for name in variants if name not in variant_ids()]
+    if unknown:
+        raise ConformanceError(f"{manifest}: names unknown variants: {', '.join(unknown)}")
     problems = drift(folder, render(variants, examples))
     for problem in problems:
         print(f"dominokit export --check: {problem}", file=sys.stderr)
