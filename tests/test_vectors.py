@@ -94,6 +94,7 @@ def test_a_fresh_export_is_byte_identical_and_check_catches_drift(
     for path in (out / "szczerbak").iterdir():  # the bundled files are a fresh export
         assert path.read_bytes() == (BUNDLED / "szczerbak" / path.name).read_bytes(), path
     assert main(["export", "--check", str(out)]) == 0  # and a second export is the same
+    assert main(["export", "--check", str(BUNDLED), "--variant", "szczerbak"]) == 0
     hands = out / "szczerbak" / "hands.json"
     hands.write_bytes(hands.read_bytes().replace(b'"pass"', b'"pas"', 1))
     capsys.readouterr()

@@ -13,6 +13,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final
 
@@ -39,8 +40,6 @@ MANIFEST: Final = "manifest.json"
 
 def spec_version() -> int:
     """The rule book's ``spec_version`` (``spec/common.yaml``)."""
-    from importlib.resources import files
-
     data = load_yaml_data(files("dominokit.spec") / "common.yaml")
     return int(data["spec_version"])
 
@@ -89,9 +88,12 @@ def write(folder: Path, rendered: dict[str, bytes]) -> None:
         target.write_bytes(data)
 
 
-def drift(folder: Path, rendered: dict[str, bytes]) -> list[str]:
+def drift(folder: Path, rendered: dict[str, bytes], scope: str = "") -> list[str]:
     """How ``folder`` differs from a fresh export: one line per missing, changed or extra
-    file (empty when they are the same bytes)."""
+    file (empty when they are the same bytes); ``scope``, a variant, limits the comparison
+    to that variant's files."""
+    if scope:
+        rendered = {p: data for p, data in rendered.items() if p.startswith(f"{scope}/")}
     problems = []
     for path, data in rendered.items():
         target = folder / path
@@ -101,7 +103,7 @@ def drift(folder: Path, rendered: dict[str, bytes]) -> list[str]:
             problems.append(f"{target}: differs from a fresh export")
     known = {folder / path for path in rendered}
     problems.extend(f"{extra}: not part of the export"
-                    for extra in sorted(folder.rglob("*.json")) if extra not in known)
+                    for extra in sorted((folder / scope).rglob("*.json")) if extra not in known)
     return problems
 
 
@@ -151,7 +153,7 @@ def _check(folder: Path, examples: int | None, variant: str | None) -> int:
     unknown = [name for name in variants if name not in variant_ids()]
     if unknown:
         raise ConformanceError(f"{manifest}: names unknown variants: {', '.join(unknown)}")
-    problems = drift(folder, render(variants, examples))
+    problems = drift(folder, render(variants, examples), variant or "")
     for problem in problems:
         print(f"dominokit export --check: {problem}", file=sys.stderr)
     if problems:
