@@ -166,6 +166,17 @@ def _build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser("engine", help="serve the reference engine over the JSON-lines protocol")
 
+    export = commands.add_parser(
+        "export", help="write the suite as test vectors (JSON) for any language's test runner")
+    where = export.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", metavar="DIR", help="write the vectors and manifest here")
+    where.add_argument("--check", metavar="DIR",
+                       help="write nothing; exit 1 if DIR differs from a fresh export")
+    export.add_argument("--examples", type=int, default=None, metavar="N",
+                        help="random hands per differential case (default 5; --check: "
+                        "the manifest's)")
+    export.add_argument("--variant", metavar="VARIANT", help="only this variant")
+
     spec = commands.add_parser("spec", help="work with the rule files")
     spec_commands = spec.add_subparsers(dest="spec_command", required=True, metavar="ACTION")
     check = spec_commands.add_parser("check", help="validate variant files (default: bundled)")
@@ -273,6 +284,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dominokit.conformance.bench.command import run_bench
 
         return run_bench(args)
+    if args.command == "export":
+        from dominokit.conformance.export.files import run_export
+
+        return run_export(args.out, args.check, args.examples, args.variant)
     if args.command == "spec":
         from dominokit.spec.speccheck import run_spec_check
 
