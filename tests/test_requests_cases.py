@@ -17,12 +17,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.cases import bad_requests, requests
 from dominokit.conformance.driver import InProcessEngine, SubprocessEngine, open_engine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 from dominokit.reference import variant_ids
-
 from tests.broken.engines import Broken
 from tests.broken.requests import (
     AcceptsAnyDeal,
