@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from dominokit.reference.spec import validator
 
 from dominokit.conformance.cli import main
 from dominokit.conformance.driver import InProcessEngine, SubprocessEngine
 from dominokit.conformance.export.files import MANIFEST
 from dominokit.conformance.export.replay import Tally, load, run_folder
 from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.spec.spec import validator
 from tests.broken.engines import AcceptsTileNotInHand, Broken, WidowStarterLowerHalf
 
 BUNDLED = Path(__file__).resolve().parent.parent / "conformance" / "vectors"
