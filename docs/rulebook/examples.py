@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
+from dominokit.conformance.traces.model import Step
+from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
@@ -59,10 +61,16 @@ def frames(trace: Trace) -> list[Frame]:
     engine = reference_engine()
     spec = trace.hands[0]
     state = engine.new_hand(trace.variant, dict(trace.options), dict(spec.deal))
+    return play_steps(engine, spec.steps, state)
+
+
+def play_steps(engine: EngineLike, steps: Sequence[Step], state: JsonObject) -> list[Frame]:
+    """Apply ``steps`` to ``engine`` (whose hand is in ``state``) and keep every state: the
+    frames of one hand, whether it stands alone or is one hand of a match."""
     out: list[Frame] = []
     anchor = 0
     water: set[tuple[int, int]] = set()
-    for number, step in enumerate(spec.steps, start=1):
+    for number, step in enumerate(steps, start=1):
         if step.player is None or step.refused is not None:
             break  # a refused last step changes nothing: there is no frame to draw
         events = engine.apply(step.action)
