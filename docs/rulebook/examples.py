@@ -123,7 +123,8 @@ def describe(frame: Frame, table_spec: Mapping[str, Any]) -> str:
             parts.append("stops (no extra tile)")
         elif kind == "lake":
             cells = ", ".join(cell_name(c) for c in event["cells"])
-            parts.append(f"closes a lake of {len(event['cells'])} cells ({cells})")
+            size = len(event["cells"])
+            parts.append(f"closes a lake of {size} cell{'s' if size > 1 else ''} ({cells})")
         elif kind == "end":
             parts.append("the hand ends: " + result_words(event["result"]))
     return "; ".join(parts)

@@ -29,6 +29,8 @@ from dominokit.rulebook.examples import (
     result_table,
     worked_example,
 )
+from dominokit.rulebook.placement import placement_rules, placement_section
+from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
 from dominokit.rulebook.text import bracket, code, figure, indent, md, relative
 
 TRACE_INDEX_PAGE: Final = f"{TRACE_PAGE_DIR}/index.md"
@@ -109,8 +111,10 @@ def covered_rules(info: TraceInfo) -> tuple[str, ...]:
     return tuple(sorted({*info.rules, *tagged}))
 
 
-def trace_markdown(book: Book, info: TraceInfo) -> str:
-    """The page of one golden trace."""
+def trace_markdown(book: Book, info: TraceInfo, pairs: list[OptionPair] | None = None
+                   ) -> str:
+    """The page of one golden trace (``pairs``: the option pairs of the book, see
+    ``sidebyside``)."""
     here = trace_page(info.id)
     variant = _variant(book, info.variant)
     trace = info.load()
@@ -133,6 +137,11 @@ def trace_markdown(book: Book, info: TraceInfo) -> str:
         parts.append(body.split("\n", 2)[2] if body.startswith("### ") else body)
     else:
         parts += _match_body(book, variant, trace, info, here)
+    if set(placement_rules(variant)) & set(covered_rules(info)):
+        parts.append(placement_section(book, variant, here))
+    pair = pair_of(pairs if pairs is not None else option_pairs(book), info)
+    if pair is not None:
+        parts.append(side_by_side(book, variant, pair, here))
     return "\n".join(parts)
 
 
@@ -158,8 +167,9 @@ def trace_index_markdown(book: Book) -> str:
 def trace_pages(book: Book) -> dict[str, str]:
     """The index of golden traces and one page per trace."""
     pages = {TRACE_INDEX_PAGE: trace_index_markdown(book)}
+    pairs = option_pairs(book)
     for info in book.traces:
-        pages[trace_page(info.id)] = trace_markdown(book, info)
+        pages[trace_page(info.id)] = trace_markdown(book, info, pairs)
     return pages
 
 
