@@ -19,6 +19,7 @@ from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
+from dominokit.rulebook.chainrows import chain_rows
 from dominokit.rulebook.text import (
     bracket,
     cell_name,
@@ -184,6 +185,8 @@ def frame_figure(frame: Frame, table_spec: Mapping[str, Any], title: str, captio
     else:
         parsed = Action.parse(frame.action)
         highlight = [0 if parsed.end == "L" else len(table["tiles"]) - 1]
+        return chain_rows(frame.after, table_spec, title=title, anchor=frame.anchor,
+                          caption=caption, highlight=highlight)
     svg = diagrams.state_svg(frame.after, table_spec, title=title, anchor=frame.anchor,
                              highlight=highlight, lakes=frame.lakes)
     return figure(svg, caption)
@@ -263,9 +266,10 @@ def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str) -> 
         lines += ["</div>", ""]
         final = steps[-1]
         title = f"{variant.name}, {trace.id}: the final chain, tiles numbered by move"
-        svg = diagrams.state_svg(final.after, table_spec, title=title, anchor=final.anchor,
-                                 labels=_chain_labels(steps))
-        lines += [figure(svg, "The final chain; the number under each tile is its move."), ""]
+        lines += [chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
+                             labels=_chain_labels(steps),
+                             caption="The final chain; the number under each tile is its "
+                                     "move."), ""]
     result = trace.hands[0].result
     if result is not None:
         lines.append(result_table(book, result, here))

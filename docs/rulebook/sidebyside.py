@@ -11,7 +11,7 @@ next to each other at the first such move, and both results.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dominokit.reference import Variant
@@ -60,6 +60,12 @@ def _value(variant: Variant, info: TraceInfo, option: str) -> str:
     return str(_effective(variant, info.load().options)[option])
 
 
+def _new_lakes(frame: Frame) -> tuple[tuple[int, int], ...]:
+    """The cells of the lakes scored by this move alone."""
+    return tuple(sorted((r, c) for e in frame.events if e["type"] == "lake"
+                        for r, c in e["cells"]))
+
+
 def _page_link(info: TraceInfo, value: str, here: str) -> str:
     target = relative(trace_page(info.id), here)
     return f"[{code(value)}]({target})" if target else f"{code(value)} (this page)"
@@ -98,14 +104,16 @@ def side_by_side(book: Book, variant: Variant, pair: OptionPair, here: str) -> s
                          f"{_told(b, table_spec)} |")
         lines += ["", "</div>", ""]
         a, b = differing[0]
-        if a.after["table"] != b.after["table"] or a.lakes != b.lakes:
+        if a.after["table"] != b.after["table"] or _new_lakes(a) != _new_lakes(b):
             lines.append('<div class="dk-side">')
             for frame, value in ((a, a_value), (b, b_value)):
                 title = (f"{variant.name}: the table after move {frame.number} under "
                          f"{pair.option} {value}")
-                lines.append(frame_figure(frame, table_spec, title,
+                shown = replace(frame, lakes=_new_lakes(frame))
+                lines.append(frame_figure(shown, table_spec, title,
                                           f"After move {frame.number}, under "
-                                          f"<code>{value}</code>; scored lakes are shaded."))
+                                          f"<code>{value}</code>; the lakes this move scores "
+                                          "are shaded."))
             lines += ["</div>", ""]
     for info, value in ((pair.first, a_value), (pair.second, b_value)):
         result = info.load().hands[0].result

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 from dominokit.conformance.traces import Trace, reference_engine
 from dominokit.reference import Variant
-from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, TraceInfo, variant_page
+from dominokit.rulebook.chainrows import chain_rows
 from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, trace_page
 from dominokit.rulebook.examples import (
     Frame,
@@ -31,7 +31,7 @@ from dominokit.rulebook.examples import (
 )
 from dominokit.rulebook.placement import placement_rules, placement_section
 from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
-from dominokit.rulebook.text import bracket, code, figure, indent, md, relative
+from dominokit.rulebook.text import bracket, code, indent, md, relative
 
 TRACE_INDEX_PAGE: Final = f"{TRACE_PAGE_DIR}/index.md"
 
@@ -72,10 +72,10 @@ def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int
     title = f"{variant.name}, {trace.id}: the table at the end of hand {number}"
     if final.after["table"]["kind"] == "board":
         return frame_figure(final, table_spec, title, f"Hand {number}: the board at its end.")
-    svg = diagrams.state_svg(final.after, table_spec, title=title, anchor=final.anchor,
-                             labels=_chain_labels(steps))
-    return figure(svg, f"Hand {number}: the final chain; the number under each tile is its "
-                       "move.")
+    return chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
+                      labels=_chain_labels(steps),
+                      caption=f"Hand {number}: the final chain; the number under each tile "
+                              "is its move.")
 
 
 def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, here: str
