@@ -154,3 +154,32 @@ def test_long_chains_are_cut_into_pieces_that_fit_a_phone(style: ChainStyle) -> 
 
 def test_trace_page_paths() -> None:
     assert trace_page("szczerbak/seed-example-chain") == "traces/szczerbak/seed-example-chain.md"
+
+
+def test_a_lakes_fence_is_read_from_the_board() -> None:
+    from dominokit.rulebook.published import fence_words
+
+    # 6 x 12 board: cells 1.4-1.7 have rows 0 and 2 and columns 3 and 8 around them.
+    assert fence_words([(1, 4), (1, 5), (1, 6), (1, 7)], 6, 12) == "tiles on every side"
+    assert fence_words([(0, 4), (0, 5)], 6, 12) == "tiles and the board's top edge"
+    assert fence_words([(0, 9), (0, 10), (0, 11)], 6, 12) == \
+        "tiles and the board's top and right edges"
+
+
+def test_opening_page_says_what_its_board_and_text_say() -> None:
+    page = pages()["variants/pijanowski-opening.md"]
+    move_nine = next(line for line in page.splitlines() if "(1.4, 1.5, 1.6, 1.7)" in line)
+    assert "fenced in by tiles on every side" in move_nine
+    assert "edge" not in move_nine
+    assert "::" not in page
+    # The seed: "[5|6] (22), [6|4] (20), ... [0|0] i [0|3] (6+16=22)", rendered as written.
+    assert r"\[6\|4\] (20)" in page and r"\[4\|6\] (20)" not in page
+    assert r"\[0\|0\] and \[0\|3\] (6+16=22)" in page
+
+
+def test_published_english_refuses_a_quote_that_is_not_the_turns() -> None:
+    from dominokit.rulebook.pijanowski_opening import PUBLISHED
+    from dominokit.rulebook.published import published_english
+
+    with pytest.raises(ValueError, match="does not match"):
+        published_english("[5|6] (21)", PUBLISHED)
