@@ -183,3 +183,20 @@ def test_published_english_refuses_a_quote_that_is_not_the_turns() -> None:
 
     with pytest.raises(ValueError, match="does not match"):
         published_english("[5|6] (21)", PUBLISHED)
+
+
+def test_ci_steps_are_read_from_the_ci_script() -> None:
+    from dominokit.rulebook.cichecks import ci_steps
+
+    script = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    steps = ci_steps(script)
+    announced = [line for line in script.splitlines() if line.startswith('echo "== ')]
+    assert len(steps) == len(announced) > 0
+    assert all(command for _, command in steps)
+    page = (REPO / "docs" / "contributing" / "code.md").read_text(encoding="utf-8")
+    assert "<!-- dominokit:ci-checks -->" in page
+    from dominokit.rulebook import fill_markers
+
+    filled = fill_markers(book(), "contributing/code.md", page)
+    for what, _ in steps:
+        assert what.split(" (")[0] in filled.replace("\\", "")
