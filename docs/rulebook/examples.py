@@ -20,6 +20,7 @@ from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
 from dominokit.rulebook.chainrows import chain_rows
+from dominokit.rulebook.coverage import trace_page
 from dominokit.rulebook.text import (
     bracket,
     cell_name,
@@ -292,11 +293,13 @@ def suite_traces(book: Book, variant_id: str, here: str) -> str:
     if not rows:
         return ""
     lines = ["## Golden traces of this game", "",
-             "Every trace is a conformance case (`golden/<id>`) that any engine can replay; "
+             "Every trace is a conformance case (`golden/<id>`) that any engine can replay, "
+             "and has its own page, drawn move by move; "
              f"see [the trace format]({relative(TRACE_FORMAT_PAGE, here)}).", "",
              "| Trace | Kind | What it shows | Rules |", "|---|---|---|---|"]
     for trace in rows:
-        lines.append(f"| {code(trace.id)} | {trace.kind} | {md(trace.description)} | "
+        page = relative(trace_page(trace.id), here)
+        lines.append(f"| [{code(trace.id)}]({page}) | {trace.kind} | {md(trace.description)} | "
                      f"{book.links(trace.rules, here)} |")
     return "\n".join(lines) + "\n"
 
