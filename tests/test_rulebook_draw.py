@@ -200,3 +200,10 @@ def test_ci_steps_are_read_from_the_ci_script() -> None:
     filled = fill_markers(book(), "contributing/code.md", page)
     for what, _ in steps:
         assert what.split(" (")[0] in filled.replace("\\", "")
+
+
+def test_a_hard_tile_played_on_a_blank_end_is_pointed_out() -> None:
+    # szczerbak/seed-example-chain, header: "P0 at 0 (R-SZC-05): any tile ... 2-4@R2 -> 4",
+    # the fourth move; [2|4] has two even halves, so a blank end is the only end it fits.
+    page = pages()["traces/szczerbak/seed-example-chain.md"]
+    assert r"move 4 places \[2\|4\] on an end showing 0" in page

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from dominokit.conformance.traces import Trace, reference_engine
-from dominokit.reference import Variant
+from dominokit.reference import Action, Variant
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, TraceInfo, variant_page
 from dominokit.rulebook.chainrows import chain_rows
 from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, trace_page
@@ -25,13 +25,14 @@ from dominokit.rulebook.examples import (
     _trace_header,
     describe,
     frame_figure,
+    frames,
     play_steps,
     result_table,
     worked_example,
 )
-from dominokit.rulebook.placement import placement_rules, placement_section
+from dominokit.rulebook.placement import hardest_tiles, placement_rules, placement_section
 from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
-from dominokit.rulebook.text import bracket, code, indent, md, relative
+from dominokit.rulebook.text import bracket, code, indent, md, relative, tile
 
 TRACE_INDEX_PAGE: Final = f"{TRACE_PAGE_DIR}/index.md"
 
@@ -105,6 +106,23 @@ def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, her
     return lines
 
 
+def _hard_plays(variant: Variant, steps: list[Frame]) -> str:
+    """The moves of a trace that place one of the hardest tiles, and the end they went on."""
+    hardest = {(t.low, t.high) for t in hardest_tiles(variant)}
+    said = []
+    for frame in steps:
+        parsed = Action.parse(frame.action)
+        if parsed.kind != "chain" or parsed.tile is None:
+            continue
+        pair = (parsed.tile.low, parsed.tile.high)
+        if pair in hardest:
+            end = frame.before["table"]["right" if parsed.end != "L" else "left"]
+            said.append(f"move {frame.number} places {tile(pair)} on an end showing {end}")
+    if not said:
+        return "In this trace no move places one of these tiles.\n"
+    return "In this trace, " + "; ".join(said) + ".\n"
+
+
 def covered_rules(info: TraceInfo) -> tuple[str, ...]:
     """The rules a trace covers: its own ``rules:`` and its case's rule tags."""
     tagged = coverage().trace_rules.get(info.id, ())
@@ -139,6 +157,8 @@ def trace_markdown(book: Book, info: TraceInfo, pairs: list[OptionPair] | None =
         parts += _match_body(book, variant, trace, info, here)
     if set(placement_rules(variant)) & set(covered_rules(info)):
         parts.append(placement_section(book, variant, here))
+        if info.kind == "hand":
+            parts.append(_hard_plays(variant, frames(trace)))
     pair = pair_of(pairs if pairs is not None else option_pairs(book), info)
     if pair is not None:
         parts.append(side_by_side(book, variant, pair, here))
