@@ -105,6 +105,11 @@ def _add_conform(commands: Any) -> None:
     )
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
+    select.add_argument(
+        "-j", "--workers", type=settings.argument_type(settings.at_least_one), default=1,
+        metavar="N", help="run cases in N worker processes, each with its own engine; the "
+        "report is a serial run's, case for case (default 1)",
+    )
     limits = conform.add_argument_group("limits (the cases not run are reported as not_run)")
     limits.add_argument(
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -125,6 +130,9 @@ def _add_conform(commands: Any) -> None:
     output = conform.add_argument_group("reports")
     output.add_argument("--json", metavar="FILE", help="write the JSON report here")
     output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--jsonl", metavar="FILE",
+                        help="append each case's record to FILE as one JSON line as soon as "
+                        "it is known, to follow a long run while it goes on")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
@@ -157,6 +165,17 @@ def _build_parser() -> argparse.ArgumentParser:
     sample.add_argument("--seed", type=int, default=1, metavar="N")
 
     commands.add_parser("engine", help="serve the reference engine over the JSON-lines protocol")
+
+    export = commands.add_parser(
+        "export", help="write the suite as test vectors (JSON) for any language's test runner")
+    where = export.add_mutually_exclusive_group(required=True)
+    where.add_argument("--out", metavar="DIR", help="write the vectors and manifest here")
+    where.add_argument("--check", metavar="DIR",
+                       help="write nothing; exit 1 if DIR differs from a fresh export")
+    export.add_argument("--examples", type=int, default=None, metavar="N",
+                        help="random hands per differential case (default 5; --check: "
+                        "the manifest's)")
+    export.add_argument("--variant", metavar="VARIANT", help="only this variant")
 
     spec = commands.add_parser("spec", help="work with the rule files")
     spec_commands = spec.add_subparsers(dest="spec_command", required=True, metavar="ACTION")
@@ -209,6 +228,9 @@ def _build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
     _add_perft_parser(commands)
+    from dominokit.conformance.bench.command import add_bench_parser
+
+    add_bench_parser(commands)
     return parser
 
 
@@ -258,6 +280,14 @@ def _dispatch(args: argparse.Namespace) -> int:
                          option_pairs=args.option, actions=args.actions,
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
+    if args.command == "bench":
+        from dominokit.conformance.bench.command import run_bench
+
+        return run_bench(args)
+    if args.command == "export":
+        from dominokit.conformance.export.files import run_export
+
+        return run_export(args.out, args.check, args.examples, args.variant)
     if args.command == "spec":
         from dominokit.spec.speccheck import run_spec_check
 

@@ -26,7 +26,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from dominokit.conformance import containment, host, protocol
 from dominokit.conformance.errors import (
@@ -126,6 +126,10 @@ class RawLines(Protocol):
     """An engine that reads lines, so the kit can send it one that is not a request at all
     (the error-path cases check the answer to a line that is not JSON). In-process engines
     read no lines and lack it."""
+
+    reads_its_own_lines: bool
+    """False when the kit's own server frames the lines for the engine (a ``python:`` engine
+    in its worker): a line that is not JSON then tests the kit, not the engine."""
 
     def exchange_raw(self, line: bytes) -> JsonObject: ...
 
@@ -424,12 +428,14 @@ class SubprocessEngine(_Verbs):
     """
 
     def __init__(self, argv: Sequence[str], timeout: float = 10.0,
-                 env: Mapping[str, str] | None = None) -> None:
+                 env: Mapping[str, str] | None = None, *,
+                 reads_its_own_lines: bool = True) -> None:
         if not argv:
             raise ValueError("an engine command line needs at least a program")
         self.argv = list(argv)
         self.timeout = timeout
         self.env = None if env is None else dict(env)
+        self.reads_its_own_lines = reads_its_own_lines
         self._proc: _Process | None = None
         self._seq = 0
         self._pending = False
@@ -489,15 +495,17 @@ class SubprocessEngine(_Verbs):
 
     def exchange_raw(self, line: bytes) -> JsonObject:
         """Send ``line`` as it is (a newline added) and return the reply, checked only for
-        being a JSON object: a line that is not a request has no seq to check, and the reply
-        is the caller's to judge. Failures are raised and handled as for any request."""
+        being one protocol message: a line that is not a request has no seq to check, and the
+        reply is the caller's to judge. Failures are raised and handled as for any request."""
         proc = self._start()
         deadline = time.monotonic() + self.timeout
         what = f"the raw line {line[:60]!r}"
+        self._pending = True
         try:
-            reply = protocol.decode_reply_line(
+            reply = read_reply(
                 self._exchange(proc, line.rstrip(b"\n") + b"\n", deadline, what, 0))
             proc.replied = True
+            self._pending = False
             return reply
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
@@ -654,7 +662,8 @@ def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
             host.parse_target(target)
         except ValueError:
             raise EngineStartupFailed(f"expected python:MODULE:FACTORY, got {spec!r}") from None
-        return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment())
+        return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment(),
+                                reads_its_own_lines=False)
     try:
         argv = shlex.split(spec)
     except ValueError as error:

@@ -41,6 +41,15 @@ def load_factory(module_name: str, attribute: str) -> Callable[[], object]:
     return factory  # type: ignore[no-any-return]
 
 
+def _named_target_missing(error: Exception, module_name: str) -> bool:
+    """True when ``error`` says the named module (or a package on its path) or factory does
+    not exist, rather than that importing or calling it failed."""
+    if isinstance(error, ModuleNotFoundError):
+        parts = module_name.split(".")
+        return error.name in {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    return isinstance(error, TypeError) and str(error).endswith("is not a callable factory")
+
+
 def _private_stdout() -> int:
     """A descriptor for the replies (a duplicate of fd 1, not inherited by children); fd 1
     itself then writes to stderr."""
@@ -65,7 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         factory = load_factory(module_name, attribute)
         engine = factory()
     except Exception as error:
-        traceback.print_exc(file=sys.stderr)
+        # A module or factory that is not there is a wrong --engine value: one line says it.
+        # Anything raised by the engine's own code (its import, its factory) keeps its
+        # traceback, which is what its author needs.
+        if not _named_target_missing(error, module_name):
+            traceback.print_exc(file=sys.stderr)
         print(f"dominokit host: cannot build the engine {args[0]}: "
               f"{type(error).__name__}: {error}", file=sys.stderr)
         return ExitStatus.USAGE_ERROR

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
 from dominokit.reference import Deal, apply_action, legal_actions, load_variant, new_hand
 from dominokit.reference.errors import DominokitError
 from dominokit.reference.state import HandState

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, open_engine
 from dominokit.conformance.errors import EngineFailure, EngineRejected

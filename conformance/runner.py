@@ -14,6 +14,8 @@ pytest plugin are thin layers over ``collect_cases``, ``run_case`` and ``run_sui
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
 import time
 import traceback
@@ -138,7 +140,21 @@ class Requirement:
             if value not in caps.get(name, []):
                 return (f"the engine does not support option {name}={value!r} "
                         f"of variant {self.variant!r}")
+        given = dict(self.options)
+        for name, values in caps.items():  # an option left at its default needs the default
+            default = _default_value(self.variant, name)
+            if name not in given and default is not None and default not in values:
+                return (f"the engine does not support option {name}={default!r} (the default) "
+                        f"of variant {self.variant!r}")
         return None
+
+
+def _default_value(variant: str, option: str) -> object | None:
+    """The default value of a variant's option, or None when the variant has no such option."""
+    from dominokit.reference import load_variant
+
+    spec = load_variant(variant).options.get(option)
+    return None if spec is None else spec.default
 
 
 @dataclass
@@ -202,7 +218,7 @@ def collect_cases(
     known = variant_ids()
     if variant is not None and variant not in known:
         raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
-    cases = collect([variant] if variant else known, examples=examples, seed=seed)
+    cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
@@ -329,6 +345,8 @@ def run_suite(
     budget: float | None = None,
     max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES,
     maxfail: int = 0,
+    workers: int = 1,
+    jsonl_path: str | Path | None = None,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -338,7 +356,14 @@ def run_suite(
     not start. ``budget``, ``max_engine_failures`` and ``maxfail`` stop the run early (see
     ``Limits``). Whatever happens (an interrupt, a bug in the kit) the reports are written with
     what ran; a report that cannot be written is listed in ``Report.write_errors``.
+    ``workers`` above 1 runs the cases in that many forked workers, each with its own engine
+    (``engine_spec`` must then be a spec, not an open Engine); the report is the same.
+    ``jsonl_path`` gets each case's record as one JSON line as soon as it is known (flushed),
+    so a long run can be read, and its failures' repros found, while it goes on.
     """
+    if workers > 1 and not (engine_spec is None or isinstance(engine_spec, str)):
+        raise ConformanceError("parallel workers each open their own engine: give the engine "
+                               "as a command line or python:module:factory")
     if isinstance(expectations, str | Path):
         expectations = load_expectations(expectations)
     expectations = expectations or Expectations()
@@ -356,8 +381,16 @@ def run_suite(
                   "max_engine_failures": max_engine_failures, "maxfail": maxfail},
         expectations=expectations,
     )
-    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
     limits = Limits(budget, max_engine_failures, maxfail)
+    lines = _open_stream(jsonl_path, report)
+    if workers > 1 and len(cases) > 1 and (engine_spec is None or isinstance(engine_spec, str)):
+        _run_parallel(report, lines, cases, engine_spec, timeout, Path(report_dir), workers,
+                      limits,
+                      lambda: Terminal(stream, total=len(cases), progress=progress,
+                                       color=color, err=err),
+                      (json_path, junit_path))
+        return report
+    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
     ctx = Context(Path(report_dir))
     owned = engine_spec is None or isinstance(engine_spec, str)
     engine: Engine | None = None
@@ -370,15 +403,13 @@ def run_suite(
         for done, case in enumerate(cases):
             stop = ctx.dead or limits.reason()
             if stop is not None:
-                if report.stopped is None and report.error is None:  # not when it never began
-                    report.stopped = stop
-                report.add(case, Outcome.not_run(stop), 0.0)
+                _skip(report, lines, case, stop)
                 continue
             terminal.start(done, case.id)
             began = time.monotonic()
             assert engine is not None  # ctx.dead is set whenever there is no engine
             outcome = run_case(case, engine, ctx)
-            record = report.add(case, outcome, time.monotonic() - began)
+            record = _add(report, lines, case, outcome, time.monotonic() - began)
             limits.record(record)
             terminal.record(record)
     except KeyboardInterrupt:
@@ -386,6 +417,7 @@ def run_suite(
         raise
     finally:
         report.finish([case.id for case in cases])
+        lines.close()
         if engine is not None and owned:
             engine.close()
         _write_reports(report, json_path, junit_path)
@@ -393,6 +425,127 @@ def run_suite(
         for problem in report.write_errors:
             terminal.error(problem)
     return report
+
+
+def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
+    """Record ``case`` as not run because the run stopped for ``stop``."""
+    if report.stopped is None and report.error is None:  # not when it never began
+        report.stopped = stop
+    _add(report, lines, case, Outcome.not_run(stop), 0.0)
+
+
+class _Stream:
+    """The JSON lines report of a run (``jsonl_path``): one line per case, flushed at once."""
+
+    def __init__(self, file: TextIO | None) -> None:
+        self.file = file
+
+    def write(self, record: CaseRecord, report: Report) -> None:
+        if self.file is None:
+            return
+        try:
+            self.file.write(json.dumps(record.to_json(), default=str) + "\n")
+            self.file.flush()
+        except OSError as error:
+            report.write_errors.append(f"cannot append to the JSON lines report: "
+                                       f"{error.strerror or error}")
+            self.close()
+
+    def close(self) -> None:
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+            self.file = None
+
+
+def _add(report: Report, lines: _Stream, case: Case, outcome: Outcome,
+         seconds: float) -> CaseRecord:
+    """Record a case in the report, and on its JSON lines stream."""
+    record = report.add(case, outcome, seconds)
+    lines.write(record, report)
+    return record
+
+
+def _open_stream(path: str | Path | None, report: Report) -> _Stream:
+    """The JSON lines report, emptied; a write error when it cannot be opened."""
+    if path is None:
+        return _Stream(None)
+    try:
+        return _Stream(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - _Stream closes it
+    except OSError as error:
+        report.write_errors.append(f"cannot write the JSON lines report to {path}: "
+                                   f"{error.strerror or error}")
+        return _Stream(None)
+
+
+def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_spec: str | None,
+                  timeout: float, report_dir: Path, workers: int, limits: Limits,
+                  make_terminal: Callable[[], Terminal],
+                  paths: tuple[str | Path | None, str | Path | None]) -> None:
+    """The body of ``run_suite`` with ``workers`` processes (see ``conformance.parallel``).
+
+    Outcomes are recorded in the suite's order as soon as every earlier case has one; a
+    limit reached on the way turns the rest into ``not_run``, as in a serial run.
+    """
+    from dominokit.conformance import parallel
+
+    if not parallel.available():
+        raise ConformanceError("parallel workers need fork(), which this platform lacks")
+
+    def start(ctx: Context) -> Engine | None:
+        return _start(engine_spec, timeout, ctx)
+
+    pool = parallel.Pool(cases, start, report_dir, min(workers, len(cases)))
+    terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
+    done: dict[int, parallel.Finished] = {}
+    recorded = 0
+    dispatched = 0
+    stop: str | None = None
+    try:
+        hello, dead = pool.hello()
+        report.hello = hello
+        if dead is not None:
+            report.error = dead
+            stop = NEVER_STARTED
+        while recorded < len(cases):
+            stop = stop or limits.reason()
+            if stop is not None or not pool.alive():
+                stop = stop or "every worker process died"
+                if not pool.running():
+                    _skip(report, lines, cases[recorded], stop)
+                    recorded += 1
+                    continue
+            else:
+                for conn in pool.idle():
+                    if dispatched < len(cases):
+                        terminal.start(recorded, cases[dispatched].id)
+                        pool.send(conn, dispatched)
+                        dispatched += 1
+            if pool.running():
+                for finished in pool.results():
+                    done[finished.index] = finished
+            while recorded in done:
+                finished = done.pop(recorded)
+                case = cases[recorded]
+                stop = stop or limits.reason()
+                if stop is not None:
+                    _skip(report, lines, case, stop)
+                else:
+                    record = _add(report, lines, case, finished.outcome, finished.seconds)
+                    limits.record(record)
+                    terminal.record(record)
+                recorded += 1
+    except KeyboardInterrupt:
+        report.interrupted = True
+        raise
+    finally:
+        pool.close()
+        report.finish([case.id for case in cases])
+        lines.close()
+        _write_reports(report, *paths)
+        terminal.finish(report)
+        for problem in report.write_errors:
+            terminal.error(problem)
 
 
 def _start(engine_spec: str | Engine | None, timeout: float, ctx: Context) -> Engine | None:
@@ -438,6 +591,8 @@ def check_conform_settings(args: argparse.Namespace) -> None:
     nothing (a read-only checkout can still be tested)."""
     for option, path, check in (("--json", args.json, settings.writable_file),
                                 ("--junitxml", args.junitxml, settings.writable_file),
+                                ("--jsonl", getattr(args, "jsonl", None),
+                                 settings.writable_file),
                                 ("--report-dir", args.report_dir, settings.writable_dir)):
         if path is None:
             continue
@@ -486,6 +641,8 @@ def run_conform(args: argparse.Namespace) -> int:
             max_engine_failures=getattr(args, "max_engine_failures",
                                         DEFAULT_MAX_ENGINE_FAILURES),
             maxfail=getattr(args, "maxfail", 0),
+            workers=getattr(args, "workers", 1),
+            jsonl_path=getattr(args, "jsonl", None),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)

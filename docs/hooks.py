@@ -15,14 +15,20 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # After the checkout is on sys.path:
-from dominokit.rulebook import Book, games_nav  # noqa: E402
+from dominokit.rulebook import COMPARISON_PAGE, Book, games_nav, traces_nav  # noqa: E402
 
 SECTION = "Games"
+TRACES = "Golden traces"
 
 
 def on_config(config: Any) -> Any:
-    """Fill the Games section of ``config["nav"]`` from the spec."""
+    """Fill the Games and Golden traces sections of ``config["nav"]`` from the spec and the
+    bundled traces."""
+    book = Book.load()
     for entry in config["nav"] or []:
         if isinstance(entry, dict) and SECTION in entry:
-            entry[SECTION] = games_nav(Book.load())
+            entry[SECTION] = games_nav(book)
+            entry[SECTION].insert(1, {"The games side by side": COMPARISON_PAGE})
+        if isinstance(entry, dict) and TRACES in entry:
+            entry[TRACES] = traces_nav(book)
     return config

@@ -8,6 +8,7 @@ kept apart from the engine so that the geometry can be tested, and reused, on it
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 
 Cell = tuple[int, int]
@@ -69,10 +70,11 @@ def place(grid: Grid, cells: tuple[Cell, Cell], pips: tuple[int, int]) -> Grid:
             raise ValueError(f"cell {cell} is occupied")
     if not adjacent(cells[0], cells[1]):
         raise ValueError(f"cells {cells[0]} and {cells[1]} are not edge-adjacent")
-    rows = [list(row) for row in grid]
-    rows[r1][c1] = pips[0]
-    rows[r2][c2] = pips[1]
-    return tuple(tuple(row) for row in rows)
+    rows = list(grid)  # rows the tile misses are shared: every row is immutable
+    for (r, c), pip in ((cells[0], pips[0]), (cells[1], pips[1])):
+        row = rows[r]
+        rows[r] = (*row[:c], pip, *row[c + 1:])
+    return tuple(rows)
 
 
 def colour(cell: Cell) -> int:
@@ -136,37 +138,125 @@ Need = tuple[int | None, int | None]
 """What the two cells of a pair need: a pip, None (no tile touches the cell) or ``_CLASH``."""
 
 
-@lru_cache(maxsize=256)
-def _frontier(grid: Grid, first: bool) -> dict[Need, tuple[tuple[Cell, Cell], ...]]:
+Pair = tuple[Cell, Cell]
+"""Two edge-adjacent cells, the first before the second in row-major order."""
+
+
+@dataclass(frozen=True)
+class Frontier:
     """Pairs of empty adjacent cells a tile could cover, grouped by what their cells need.
 
     A cell's need is None when no tile touches it, the pip its tiled neighbours show, or
-    ``_CLASH``. Unless ``first``, a pair qualifies only when one of its cells touches a tile.
-    Grouping lets a tile look up the few groups it fits instead of testing every pair, and the
-    cache serves every tile in a hand (and both players) from one pass over the grid.
+    ``_CLASH``. Unless ``first`` (the empty board), a pair qualifies only when one of its
+    cells touches a tile. Grouping lets a tile look up the few groups it fits instead of
+    testing every pair, and one frontier serves every tile of both hands. After a placement
+    only the cells around the new tile change, so ``advance`` updates the frontier there
+    instead of scanning the board again.
     """
+
+    first: bool
+    need: dict[Cell, int | None]
+    """The need of every empty cell."""
+    groups: dict[Need, frozenset[Pair]]
+    """The qualifying pairs by (need of the first cell, need of the second)."""
+    keys: dict[Pair, Need]
+    """The group of every qualifying pair."""
+
+
+@lru_cache(maxsize=16)
+def _adjacency(rows: int, cols: int) -> dict[Cell, tuple[Cell, ...]]:
+    """Every cell's on-board neighbours, for a board size (what ``neighbours`` yields)."""
+    grid: Grid = ((None,) * cols,) * rows
+    return {(r, c): tuple(neighbours(grid, (r, c))) for r in range(rows) for c in range(cols)}
+
+
+def _need(grid: Grid, around: tuple[Cell, ...]) -> int | None:
+    """What a cell with the neighbours ``around`` needs (see ``Frontier``)."""
+    want = None
+    for r, c in around:
+        shown = grid[r][c]
+        if shown is not None:
+            if want is None:
+                want = shown
+            elif want != shown:
+                return _CLASH
+    return want
+
+
+def scan_frontier(grid: Grid, first: bool) -> Frontier:
+    """The frontier of ``grid`` found by scanning every cell."""
     rows, cols = len(grid), len(grid[0])
-    need: dict[Cell, int | None] = {}
-    for r in range(rows):
-        for c in range(cols):
-            if grid[r][c] is not None:
-                continue
-            shown = {grid[nr][nc] for nr, nc in neighbours(grid, (r, c))} - {None}
-            need[(r, c)] = None if not shown else shown.pop() if len(shown) == 1 else _CLASH
-    groups: dict[Need, list[tuple[Cell, Cell]]] = {}
+    adjacency = _adjacency(rows, cols)
+    need = {(r, c): _need(grid, adjacency[(r, c)])
+            for r in range(rows) for c in range(cols) if grid[r][c] is None}
+    groups: dict[Need, set[Pair]] = {}
+    keys: dict[Pair, Need] = {}
     for (r, c), want in need.items():
         for b in ((r, c + 1), (r + 1, c)):
             if b in need and (first or want is not None or need[b] is not None):
-                groups.setdefault((want, need[b]), []).append(((r, c), b))
-    return {key: tuple(pairs) for key, pairs in groups.items()}
+                key = (want, need[b])
+                keys[((r, c), b)] = key
+                groups.setdefault(key, set()).add(((r, c), b))
+    return Frontier(first, need, {key: frozenset(pairs) for key, pairs in groups.items()},
+                    keys)
 
 
-def _fitting(
-    grid: Grid, tile_low: int, tile_high: int, first: bool
-) -> Iterator[tuple[Cell, Cell]]:
+def advance(before: Frontier, after: Grid, cells: tuple[Cell, Cell]) -> Frontier:
+    """The frontier once a tile covers ``cells`` (``after`` is the grid with it).
+
+    Only the two new cells and their empty neighbours change need, so only pairs holding one
+    of them can change group; the rest is shared with ``before``. From the empty board
+    (``first``) every pair changes (they must now touch a tile), so that one is rescanned.
+    """
+    if before.first:
+        return scan_frontier(after, False)
+    adjacency = _adjacency(len(after), len(after[0]))
+    need = dict(before.need)
+    for cell in cells:
+        del need[cell]
+    changed = set(cells)
+    for cell in cells:
+        for n in adjacency[cell]:
+            if n in need:
+                need[n] = _need(after, adjacency[n])
+                changed.add(n)
+    pairs: set[Pair] = set()
+    for cell in changed:
+        for n in adjacency[cell]:
+            pairs.add((cell, n) if cell < n else (n, cell))
+    keys = dict(before.keys)
+    gone: dict[Need, set[Pair]] = {}
+    added: dict[Need, set[Pair]] = {}
+    for pair in pairs:
+        old = keys.pop(pair, None)
+        if old is not None:
+            gone.setdefault(old, set()).add(pair)
+        a, b = pair
+        if a in need and b in need:
+            key = (need[a], need[b])
+            if key != (None, None):
+                keys[pair] = key
+                added.setdefault(key, set()).add(pair)
+    groups = dict(before.groups)
+    for key in gone.keys() | added.keys():
+        pairs_now = (groups.get(key, frozenset()) - gone.get(key, set())) | added.get(key, set())
+        if pairs_now:
+            groups[key] = frozenset(pairs_now)
+        else:
+            groups.pop(key, None)
+    return Frontier(False, need, groups, keys)
+
+
+@lru_cache(maxsize=256)
+def _frontier(grid: Grid, first: bool) -> Frontier:
+    """The frontier of a grid given on its own (cached: one pass serves every tile)."""
+    return scan_frontier(grid, first)
+
+
+def fitting_in(front: Frontier, tile_low: int, tile_high: int) -> Iterator[Pair]:
     """The legal (low_cell, high_cell) of a tile, unsorted: a cell fits a half when it needs
     nothing or exactly that half's pips; a double is only tried one way round."""
-    groups = _frontier(grid, first)
+    groups = front.groups
     for need_a in (None, tile_low):
         for need_b in (None, tile_high):
             yield from groups.get((need_a, need_b), ())
@@ -177,6 +267,24 @@ def _fitting(
                     yield b, a
 
 
+def placements_in(front: Frontier, tile_low: int, tile_high: int) -> list[Pair]:
+    """Every legal (low_cell, high_cell) for the tile on the frontier's board, sorted."""
+    groups = front.groups
+    out: list[Pair] = []
+    for key in ((None, None), (None, tile_high), (tile_low, None), (tile_low, tile_high)):
+        out += groups.get(key, ())
+    if tile_low != tile_high:
+        for key in ((None, None), (None, tile_low), (tile_high, None), (tile_high, tile_low)):
+            out += [(b, a) for a, b in groups.get(key, ())]
+    out.sort()
+    return out
+
+
+def can_place_in(front: Frontier, tile_low: int, tile_high: int) -> bool:
+    """True when the tile has some legal placement on the frontier's board."""
+    return next(fitting_in(front, tile_low, tile_high), None) is not None
+
+
 def placements(
     grid: Grid, tile_low: int, tile_high: int, first: bool
 ) -> list[tuple[Cell, Cell]]:
@@ -185,12 +293,12 @@ def placements(
     A double shows the same pips either way round, so its two orders are one placement,
     given with its cells in row-major order.
     """
-    return sorted(_fitting(grid, tile_low, tile_high, first))
+    return placements_in(_frontier(grid, first), tile_low, tile_high)
 
 
 def can_place(grid: Grid, tile_low: int, tile_high: int, first: bool) -> bool:
     """True when the tile has some legal placement (``placements`` is not empty)."""
-    return next(_fitting(grid, tile_low, tile_high, first), None) is not None
+    return can_place_in(_frontier(grid, first), tile_low, tile_high)
 
 
 def regions(grid: Grid) -> list[frozenset[Cell]]:

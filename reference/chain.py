@@ -7,12 +7,13 @@ functions here never ask which variant they serve.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from dominokit.reference.notation import Action, End, chain_action
 from dominokit.reference.rules import Rules
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import MAX_NOTATION_PIP, TILE_ORDER, Tile
 
 Oriented = tuple[int, int]
 
@@ -72,8 +73,12 @@ def fits(rules: Rules, end_pip: int, tile: Tile, touch: int) -> str | None:
     must equal the end (R-POL-04) and, under parity, the far half must be blank or of the other
     parity (R-SZC-04).
     """
+    return _fits(rules.parity.policy, end_pip, tile, touch)
+
+
+def _fits(parity: str, end_pip: int, tile: Tile, touch: int) -> str | None:
     other = tile.other(touch)
-    if rules.parity.policy == "opposite_or_blank":
+    if parity == "opposite_or_blank":
         if end_pip == 0:
             return None
         if touch != end_pip:
@@ -84,12 +89,67 @@ def fits(rules: Rules, end_pip: int, tile: Tile, touch: int) -> str | None:
     return None if touch == end_pip else "matching"
 
 
+EndPlays = Mapping[Tile, tuple[Action, ...]]
+"""The tiles that fit one open end, each with its actions there in touching-half order."""
+
+_NOTHING: EndPlays = {}
+
+
+@cache
+def _end_plays(parity: str, max_pip: int) -> dict[tuple[End, int], EndPlays]:
+    """For each end and each pip it can show, the tiles that fit it and their actions.
+
+    Built once per parity policy and pip range from ``fits`` itself, so a move generator
+    looks tiles up instead of testing them, and hands out the same Action values each time.
+    """
+    tiles = [Tile.of(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+    out: dict[tuple[End, int], EndPlays] = {}
+    for end in ("L", "R"):
+        for pip in range(max_pip + 1):
+            fitting: dict[Tile, tuple[Action, ...]] = {}
+            for tile in tiles:
+                touches = (tile.low,) if tile.is_double else (tile.low, tile.high)
+                here = tuple(chain_action(tile, end, touch) for touch in touches
+                             if _fits(parity, pip, tile, touch) is None)
+                if here:
+                    fitting[tile] = here
+            out[(end, pip)] = fitting
+    return out
+
+
+def fitting_ends(table: ChainTable, rules: Rules) -> tuple[EndPlays, EndPlays] | None:
+    """What fits the left and the right end; None when the notation cannot write the tiles
+    (the callers then test each tile through ``fits``, which refuses them one by one)."""
+    if rules.tiles.max_pip > MAX_NOTATION_PIP:
+        return None
+    table_of = _end_plays(rules.parity.policy, rules.tiles.max_pip)
+    left = _NOTHING if table.left is None else table_of.get(("L", table.left), _NOTHING)
+    right = _NOTHING if table.right is None else table_of.get(("R", table.right), _NOTHING)
+    return left, right
+
+
 def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]:
     """Every chain play from ``hand`` onto the open ends (the table is not empty).
 
     Each end and each touching half is its own action (R-ALL-09, R-SZC-05); a double shows
     one half, so it is one action per end.
     """
+    ends = fitting_ends(table, rules)
+    if ends is None:
+        return _tested_plays(table, rules, hand)
+    left, right = ends
+    out: list[Action] = []
+    for tile in sorted(set(hand), key=TILE_ORDER):
+        here = left.get(tile)
+        if here:
+            out += here
+        here = right.get(tile)
+        if here:
+            out += here
+    return out
+
+
+def _tested_plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]:
     out: list[Action] = []
     ends = list(table.open_ends())
     for tile in sorted(set(hand)):
@@ -102,13 +162,16 @@ def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]
 
 def can_play(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> bool:
     """True when some tile of ``hand`` fits an open end (or the chain is still empty)."""
-    ends = list(table.open_ends())
     if table.empty:
         return any(True for _ in hand)
+    ends = fitting_ends(table, rules)
+    if ends is not None:
+        left, right = ends
+        return any(tile in left or tile in right for tile in hand)
     return any(
         fits(rules, pip, tile, touch) is None
         for tile in set(hand)
-        for _, pip in ends
+        for _, pip in table.open_ends()
         for touch in (tile.low, tile.high)
     )
 
@@ -117,5 +180,12 @@ def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
     """The chain with ``tile`` on ``end``, ``touch`` against it; the far half becomes the end."""
     other = tile.other(touch)
     if end == "L":
-        return ChainTable(((other, touch), *table.tiles), other, table.right)
-    return ChainTable((*table.tiles, (touch, other)), table.left, other)
+        return _chain(((other, touch), *table.tiles), other, table.right)
+    return _chain((*table.tiles, (touch, other)), table.left, other)
+
+
+def _chain(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
+    """``ChainTable(tiles, left, right)`` without the frozen ``__init__`` (one per action)."""
+    made = object.__new__(ChainTable)
+    made.__dict__.update(tiles=tiles, left=left, right=right)
+    return made

@@ -158,7 +158,7 @@ def validate_deal(rules: Rules, deal: Deal, hand_sizes: tuple[int, int] | None =
     """
     setup = rules.setup
     have, want = _counts(deal.all_tiles()), _counts(rules.tiles.tiles)
-    if have != want:
+    if dict.__ne__(have, want):  # no zero counts here, so dict's C comparison is Counter's
         extra = sorted((have - want).elements())
         missing = sorted((want - have).elements())
         raise DealError(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping
-from dataclasses import replace
 
 from dominokit.reference import board, chain
 from dominokit.reference.chain import ChainTable
@@ -26,12 +25,17 @@ from dominokit.reference.state import (
     HandResult,
     HandState,
     Turn,
+    event,
+    evolve,
 )
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import TILE_ORDER, Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
 """(rule id, what is wrong) for an illegal action."""
+
+_NEXT_TURN = Turn()
+"""A fresh turn; Turn is frozen, so every state can share this one value."""
 
 
 def new_hand(variant: str | Variant | Rules, deal: Deal,
@@ -102,15 +106,15 @@ def apply_action(state: HandState, action: Action | str) -> tuple[HandState, lis
         tile = state.stock[0]
         hand = list(state.hands[mover])
         bisect.insort(hand, tile)
-        state = replace(state, hands=_with_hand(state, mover, tuple(hand)),
+        state = evolve(state, hands=_with_hand(state, mover, tuple(hand)),
                         stock=state.stock[1:], turn=Turn(state.turn.draws + 1, False))
-        events.append(Event("draw", player=mover, tile=str(tile)))
+        events.append(event("draw", player=mover, tile=str(tile)))
     elif action.kind == "pass":
-        state = replace(state, to_move=1 - mover, turn=Turn(), passes=state.passes + 1)
-        events.append(Event("pass", player=mover))
+        state = evolve(state, to_move=1 - mover, turn=_NEXT_TURN, passes=state.passes + 1)
+        events.append(event("pass", player=mover))
     else:
-        state = replace(state, to_move=1 - mover, turn=Turn())
-        events.append(Event("stop", player=mover))
+        state = evolve(state, to_move=1 - mover, turn=_NEXT_TURN)
+        events.append(event("stop", player=mover))
     return _settle(state, events)
 
 
@@ -249,7 +253,7 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
         if rules.placement is not None:
             same = board.same_field(cells[0], cells[1])
             gained = tile.pips * (rules.placement.multiplier if same else 1)
-        events.append(Event("place", player=mover, action=str(action), points=gained,
+        events.append(event("place", player=mover, action=str(action), points=gained,
                             rule=rules.placement.rule if rules.placement else None))
         if rules.lakes is not None:
             lakes = rules.lakes
@@ -257,7 +261,7 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
                                         lakes.mode):
                 lake_points = len(lake) * lakes.points_per_cell
                 gained += lake_points
-                events.append(Event("lake", player=mover, cells=lake, points=lake_points,
+                events.append(event("lake", player=mover, cells=lake, points=lake_points,
                                     rule=lakes.rule))
         points = (points[0] + gained, points[1]) if mover == 0 else (points[0],
                                                                        points[1] + gained)
@@ -268,12 +272,12 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
         else:
             assert action.end is not None and action.touch is not None
             new_table = chain.lay(table, action.end, tile, action.touch)
-        events.append(Event("place", player=mover, action=str(action)))
+        events.append(event("place", player=mover, action=str(action)))
     last = (tile, state.last_placed[1]) if mover == 0 else (state.last_placed[0], tile)
     extra = rules.extra_tile
     # R-PIJ-07 grants one extra placement; the extra placement itself ends the turn.
     goes_on = extra is not None and tile == extra.after and not state.turn.extra
-    return replace(
+    return evolve(
         state,
         hands=_with_hand(state, mover, _without(state.hands[mover], tile)),
         table=new_table,
@@ -290,10 +294,10 @@ def _placements(state: HandState, player: int) -> list[Action]:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
+        front = table.frontier()
         out: list[Action] = []
-        for tile in sorted(set(hand)):
-            out += board_actions(tile, board.placements(table.grid, tile.low, tile.high,
-                                                        table.empty))
+        for tile in sorted(set(hand), key=TILE_ORDER):
+            out += board_actions(tile, board.placements_in(front, tile.low, tile.high))
         return out
     if table.empty:
         return [Action.opening(tile) for tile in sorted(set(hand))]
@@ -305,9 +309,21 @@ def _can_place(state: HandState, player: int) -> bool:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        return any(board.can_place(table.grid, tile.low, tile.high, table.empty)
-                   for tile in set(hand))
+        front = table.frontier()
+        return any(board.can_place_in(front, tile.low, tile.high) for tile in set(hand))
     return chain.can_play(table, state.rules, hand)
+
+
+def _anyone_can_place(state: HandState) -> bool:
+    """True when either player has some placement (the block end condition's question)."""
+    table = state.table
+    if isinstance(table, ChainTable) and not table.empty:
+        fit = chain.fitting_ends(table, state.rules)
+        if fit is not None:
+            left, right = fit
+            return any(tile in left or tile in right
+                       for hand in state.hands for tile in hand)
+    return _can_place(state, 0) or _can_place(state, 1)
 
 
 def _draw_allowed(state: HandState, can_place: bool) -> bool:
@@ -330,7 +346,7 @@ def _end_reason(state: HandState) -> str | None:
             if not state.hands[0] or not state.hands[1]:
                 return "domino"
         elif end.condition == "block":
-            if not state.stock and not any(_can_place(state, p) for p in (0, 1)):
+            if not state.stock and not _anyone_can_place(state):
                 return "block"
         elif end.condition == "mutual_pass":
             if state.passes >= end.turns:
@@ -346,5 +362,5 @@ def _settle(state: HandState, events: list[Event]) -> tuple[HandState, list[Even
     if reason is None:
         return state, events
     result = score_hand(state, reason)
-    events.append(Event("end", result=result))
-    return replace(state, result=result, to_move=None, turn=Turn()), events
+    events.append(event("end", result=result))
+    return evolve(state, result=result, to_move=None, turn=_NEXT_TURN), events

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from dominokit.reference.errors import NotationError
@@ -43,6 +43,9 @@ class Action:
     end: End | None = None
     touch: int | None = None
     cells: tuple[Cell, Cell] | None = None
+    _text: str = field(default="", init=False, compare=False, repr=False)
+    """The canonical spelling once ``str`` has written it: events and replies spell the same
+    (shared) actions again and again."""
 
     DRAW: ClassVar[Action]
     PASS: ClassVar[Action]
@@ -120,6 +123,13 @@ class Action:
         )
 
     def __str__(self) -> str:
+        text = self._text
+        if not text:
+            text = self._spell()
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def _spell(self) -> str:
         if self.kind == "opening":
             return str(self.tile)
         if self.kind == "chain":
@@ -145,10 +155,25 @@ def board_actions(tile: Tile, cell_pairs: Iterable[tuple[Cell, Cell]]) -> list[A
     """
     if tile.high > MAX_NOTATION_PIP:
         return [Action.board(tile, a, b) for a, b in cell_pairs]
-    if tile.is_double:
-        return [_unchecked("board", tile, None, None, (a, b) if a <= b else (b, a))
-                for a, b in cell_pairs]
-    return [_unchecked("board", tile, None, None, (a, b)) for a, b in cell_pairs]
+    made = _BOARD_ACTIONS.get(tile)
+    if made is None:
+        made = _BOARD_ACTIONS.setdefault(tile, {})
+    out = []
+    double = tile.is_double
+    for pair in cell_pairs:
+        action = made.get(pair)
+        if action is None:
+            a, b = pair
+            cells = (a, b) if not double or a <= b else (b, a)
+            action = made[pair] = _unchecked("board", tile, None, None, cells)
+        out.append(action)
+    return out
+
+
+_BOARD_ACTIONS: dict[Tile, dict[tuple[Cell, Cell], Action]] = {}
+"""Board actions already made, by tile and cell pair: an Action is an immutable value, so a
+move generator hands out the same one each time instead of building it again. Bounded by the
+tiles the notation writes times the cell pairs of the boards played on."""
 
 
 def chain_action(tile: Tile, end: End, touch: int) -> Action:
@@ -167,6 +192,7 @@ def _unchecked(kind: Kind, tile: Tile | None, end: End | None, touch: int | None
     _set(action, "end", end)
     _set(action, "touch", touch)
     _set(action, "cells", cells)
+    _set(action, "_text", "")
     return action
 
 

@@ -122,6 +122,20 @@ class Event:
             raise ValueError(f"malformed event {data!r}: {exc}") from exc
 
 
+_EVENT_FIELDS = {"type": "", "player": None, "action": None, "tile": None, "cells": None,
+                 "points": None, "rule": None, "result": None}
+
+
+def event(type: str, **fields: Any) -> Event:
+    """``Event(type, **fields)`` without the frozen ``__init__``'s per-field setattr.
+
+    The engine emits an event per action; the value is the same as the constructor's.
+    """
+    made = object.__new__(Event)
+    made.__dict__.update(_EVENT_FIELDS, type=type, **fields)
+    return made
+
+
 @dataclass(frozen=True)
 class BoardPlacement:
     """One tile on the board: who placed it, its (low, high) cells and the pips on them."""
@@ -138,12 +152,20 @@ class BoardPlacement:
 
 @dataclass(frozen=True)
 class BoardTable:
-    """The board: placements in order, plus the grid they make (derived, not serialised)."""
+    """The board: placements in order, plus the grid they make (derived, not serialised).
+
+    The board's frontier (``frontier()``) is derived too, and kept: found once per board, and
+    for a board made by ``with_placement`` from one whose frontier is known, updated around
+    the new tile instead of found by scanning every cell.
+    """
 
     rows: int
     cols: int
     placements: tuple[BoardPlacement, ...] = ()
     grid: board.Grid = field(default=(), compare=False, repr=False)
+    _front: board.Frontier | None = field(default=None, compare=False, repr=False)
+    _parent: BoardTable | None = field(default=None, compare=False, repr=False)
+    """The board this one was made from by one placement, until its frontier is known."""
 
     def __post_init__(self) -> None:
         if not self.grid:
@@ -157,10 +179,24 @@ class BoardTable:
         """No tile on the board yet: the next placement is the opening."""
         return not self.placements
 
+    def frontier(self) -> board.Frontier:
+        """Where tiles can go now, grouped by what the cells need (see ``board.Frontier``)."""
+        front = self._front
+        if front is None:
+            parent = self._parent
+            if parent is not None and parent._front is not None:
+                front = board.advance(parent._front, self.grid, self.placements[-1].cells)
+            else:
+                front = board.scan_frontier(self.grid, self.empty)
+            object.__setattr__(self, "_front", front)
+            object.__setattr__(self, "_parent", None)
+        return front
+
     def with_placement(self, placement: BoardPlacement) -> BoardTable:
         """The board with one more tile (the grid is updated, not rebuilt)."""
         grid = board.place(self.grid, placement.cells, placement.pips)
-        return BoardTable(self.rows, self.cols, (*self.placements, placement), grid)
+        return BoardTable(self.rows, self.cols, (*self.placements, placement), grid,
+                          None, self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``table`` object of HandState JSON."""
@@ -267,6 +303,21 @@ class HandState:
         _check_tiles(state)
         _check_turn(state)
         return state
+
+
+def evolve(state: HandState, **changes: Any) -> HandState:
+    """``dataclasses.replace(state, **changes)`` without running ``__init__`` again.
+
+    The engine makes one new state per action; a frozen dataclass's ``__init__`` sets every
+    field through ``object.__setattr__``, which cost more than the rules. HandState has no
+    ``__post_init__`` and its fields are plain values, so copying them and overriding the
+    changed ones gives the same state.
+    """
+    new = object.__new__(HandState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
+    return new
 
 
 def _player(raw: Any) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from operator import attrgetter
 
 from dominokit.reference.errors import NotationError
 
@@ -39,12 +40,32 @@ class Tile:
         low, high = int(match.group(1)), int(match.group(2))
         if low > high:
             raise NotationError(f"not a canonical tile: {text!r} (write the low half first)")
-        return cls(low, high)
+        return cls.of(low, high)
 
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
-        """The tile showing halves ``a`` and ``b`` in either order (e.g. from an oriented pair)."""
-        return cls(a, b) if a <= b else cls(b, a)
+        """The tile showing halves ``a`` and ``b`` in either order (e.g. from an oriented pair).
+
+        The same value comes back for the same pair, so tiles from one set compare by identity
+        first: the engine's membership tests and table lookups then rarely compare fields.
+        """
+        key = (a, b) if a <= b else (b, a)
+        tile = _SHARED.get(key)
+        if tile is None:
+            tile = _SHARED.setdefault(key, cls(*key))
+        return tile
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not Tile:
+            return NotImplemented
+        assert isinstance(other, Tile)
+        return self.low == other.low and self.high == other.high
+
+    def __hash__(self) -> int:
+        # Cheaper than hashing a (low, high) tuple; tiles are looked up on every action.
+        return self.low * 4099 + self.high
 
     @property
     def pips(self) -> int:
@@ -71,12 +92,20 @@ class Tile:
         return f"Tile({self.low}, {self.high})"
 
 
+TILE_ORDER = attrgetter("low", "high")
+"""Sort key giving tiles' own order (low half, then high), computed in C: ``sorted(tiles,
+key=TILE_ORDER)`` lists what ``sorted(tiles)`` lists without a Python call per comparison."""
+
+_SHARED: dict[tuple[int, int], Tile] = {}
+"""One Tile value per pair, handed out by ``Tile.of`` (and so by ``parse`` and ``tile_set``)."""
+
+
 def tile_set(max_pip: int, doubles: bool, copies: int) -> tuple[Tile, ...]:
     """The sorted multiset of tiles a variant plays with (R-ALL-01, R-SZC-01, R-PIJ-11)."""
     if max_pip < 0 or copies < 1:
         raise ValueError(f"bad tile set: max_pip={max_pip}, copies={copies}")
     one = [
-        Tile(a, b)
+        Tile.of(a, b)
         for a in range(max_pip + 1)
         for b in range(a, max_pip + 1)
         if doubles or a != b

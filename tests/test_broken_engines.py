@@ -11,10 +11,10 @@ shared with the catalogue check and the score line (``tests.broken.verdict``).
 from __future__ import annotations
 
 import pytest
+
 from dominokit.conformance.driver import open_engine
 from dominokit.reference import load_variant, variant_ids
 from dominokit.spec.spec import common_rules
-
 from tests.broken import catalogue, registry
 from tests.broken.engines import Broken
 from tests.broken.registry import BROKEN

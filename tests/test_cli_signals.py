@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dominokit.conformance.exit_status import ExitStatus
 
+from dominokit.conformance.exit_status import ExitStatus
 from tests.test_cli import command, environment
 
 HANG_AFTER = Path(__file__).resolve().parent / "engines" / "hang_after.py"

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.driver import EngineFailure, SubprocessEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 

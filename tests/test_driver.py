@@ -13,8 +13,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import dominokit.reference as reference
 import pytest
+
+import dominokit.reference as reference
 from dominokit.conformance.driver import (
     STDERR_TAIL_BYTES,
     Engine,

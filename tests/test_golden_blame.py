@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.runner import collect_cases, run_suite
-
 from tests.broken.engines import Mutant
 
 

@@ -11,8 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import dominokit.reference as reference
 import pytest
+
+import dominokit.reference as reference
 from dominokit.conformance.driver import (
     EngineCrashed,
     EngineStartupFailed,

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
+
 from dominokit.conformance import protocol
 from dominokit.conformance.errors import (
     EngineCrashed,
@@ -22,7 +24,6 @@ from dominokit.conformance.errors import (
     ProtocolViolation,
 )
 from dominokit.conformance.server import run_engine_server
-from jsonschema import Draft202012Validator
 
 REPO = Path(__file__).resolve().parent.parent
 PROSE = REPO / "spec" / "protocol.md"

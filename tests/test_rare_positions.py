@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.cases import Params, constructed, differential, oracle
 from dominokit.conformance.cases import match as match_cases
 from dominokit.conformance.cases.compare import Blame
@@ -34,7 +35,6 @@ from dominokit.reference import (
     start_hand,
     variant_ids,
 )
-
 from tests.broken.engines import Broken
 from tests.broken.rare import RARE, PoldominoCatchOnlyOnDomino
 

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from dominokit.conformance.driver import EngineFailure, EngineRejected, MalformedReply, read_reply
-from dominokit.conformance.protocol import MAX_REPLY_LINE_BYTES, check_reply, nesting_depth
 from hypothesis import example, given
 from hypothesis import strategies as st
+
+from dominokit.conformance.driver import EngineFailure, EngineRejected, MalformedReply, read_reply
+from dominokit.conformance.protocol import MAX_REPLY_LINE_BYTES, check_reply, nesting_depth
 
 SEQ = 4
 

@@ -17,12 +17,12 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
+
 from dominokit.conformance.cases import bad_requests, requests
-from dominokit.conformance.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.driver import InProcessEngine, SubprocessEngine, open_engine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 from dominokit.reference import variant_ids
-
 from tests.broken.engines import Broken
 from tests.broken.requests import (
     AcceptsAnyDeal,
@@ -164,6 +164,19 @@ def test_the_reference_as_a_command_passes_the_line_cases(tmp_path: Path) -> Non
     assert report.counts()["passed"] == len(cases), [
         (r.case_id, r.outcome.message) for r in report.records
         if r.outcome.status != "passed"]
+
+
+def test_a_line_that_is_not_json_does_not_apply_to_a_python_engine(tmp_path: Path) -> None:
+    # The kit's own worker frames the lines of a python: engine, so the answer to a line that
+    # is not JSON would be the kit's, not the engine's: the case must not pass on its behalf.
+    cases = _cases("szczerbak", "requests/szczerbak/not-json")
+    engine = open_engine("python:dominokit.conformance.refengine:ReferenceEngine")
+    try:
+        report = run_suite(engine, cases=cases, report_dir=tmp_path, out=io.StringIO())
+    finally:
+        engine.close()
+    assert [r.outcome.status for r in report.records] == ["not_applicable"]
+    assert "python: engine" in report.records[0].outcome.message
 
 
 SEQ_ZERO_ENGINE = """

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+
 from dominokit.conformance import traces
 from dominokit.conformance.cases import KINDS, differential
 from dominokit.conformance.driver import InProcessEngine
@@ -33,7 +34,6 @@ from dominokit.conformance.runner import (
     run_suite,
 )
 from dominokit.reference import variant_ids
-
 from tests.broken.engines import (
     PoldominoMutualPassNeverEnds,
     SzczerbakBlankEndOneAction,

@@ -43,9 +43,6 @@ from dominokit.reference import (
 )
 from dominokit.reference.deal import Deal
 from dominokit.reference.rules import Term
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
 
 JsonObject = dict[str, Any]
 
@@ -379,19 +376,47 @@ def _run(variant: str, options: dict[str, object], params: Params, engine: Engin
                           f"{params.examples} random hands")
 
 
+CAMPAIGN_CHUNK = 1000
+"""Random hands per hypothesis run. A long campaign (``--examples 100000``) is a series of
+runs, the first seeded with ``--seed`` and each next one from it and its number, so that
+hypothesis's record of the hands it tried, which grows with every hand, is dropped between
+runs and memory stays flat. Up to this many examples, the hands are those of one run."""
+
+
 def _random_hands(engine: Engine, variant: str, options: dict[str, object], params: Params,
                   blame: Blame) -> tuple[JsonObject, HandRun] | None:
     """Run the hypothesis phase; the shrunk failing (deal, run), or None. An engine failure
     stops the phase at once (no shrinking on a dead engine) and is raised."""
     rules = blame.rules
     sizes = oracle.hand_sizes(rules)
+    total = max(params.examples, 1)
+    for chunk, start in enumerate(range(0, total, CAMPAIGN_CHUNK)):
+        seed = params.seed if chunk == 0 else random.Random(
+            f"campaign:{params.seed}:{chunk}").randrange(2**32)
+        found = _hypothesis_run(engine, variant, options, blame, sizes,
+                                min(CAMPAIGN_CHUNK, total - start), seed)
+        if found is not None:
+            return found
+    return None
+
+
+def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], blame: Blame,
+                    sizes: list[tuple[int, int]], examples: int, seed: int
+                    ) -> tuple[JsonObject, HandRun] | None:
+    """One hypothesis run of ``examples`` random hands (see ``_random_hands``); hypothesis is
+    imported here, as it takes seconds to import, which a --list or other kinds need not pay."""
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
+
+    rules = blame.rules
     trouble: list[EngineFailure] = []
 
-    @settings(max_examples=max(params.examples, 1), derandomize=False, database=None,
+    @settings(max_examples=examples, derandomize=False, database=None,
               deadline=None, suppress_health_check=list(HealthCheck),
               report_multiple_bugs=False, verbosity=Verbosity.quiet, print_blob=False,
               phases=(Phase.generate, Phase.shrink))
-    @hypothesis_seed(params.seed)
+    @hypothesis_seed(seed)
     @given(st.data())
     def check(data: st.DataObject) -> None:
         if trouble:

@@ -11,13 +11,18 @@ That judgement (``judge``) is also what ``dominokit trace replay`` gives for any
 from __future__ import annotations
 
 import re
-from functools import cache, partial
+from dataclasses import dataclass
+from functools import partial
+from importlib.resources.abc import Traversable
 from typing import Any
+
+import yaml
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases.compare import Blame, diff_text, unique
 from dominokit.conformance.cases.oracle import rules_of
+from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.runner import Case, Context, Outcome
@@ -32,26 +37,96 @@ from dominokit.reference import (
     start_hand,
 )
 
+HEADER_KEYS = frozenset({"id", "description", "rules", "variant", "options"})
+"""The top-level keys of a trace file a case needs before it runs (its id, what it covers
+and what it requires); the rest is read, checked and replayed only when the case runs."""
 
-@cache
-def bundled(variant: str) -> tuple[traces.Trace, ...]:
-    """The bundled traces of ``variant``, loaded once per process (loading checks each file
-    against the schema, which is slow, and the files do not change during a run)."""
-    return tuple(traces.bundled_traces(variant))
+
+@dataclass(frozen=True)
+class Header:
+    """What collection needs of a bundled trace, read without its steps or schema check."""
+
+    id: str
+    description: str
+    rules: tuple[str, ...]
+    variant: str
+    options: dict[str, Any]
 
 
 def cases(variant: str, params: Params) -> list[Case]:
-    """One case per bundled trace of ``variant``: ``golden/<trace id>``."""
-    return [
-        Case(id=f"golden/{trace.id}", kind="golden", variant=variant,
-             body=partial(_run, trace), options=dict(trace.options), rules=trace.rules,
-             description=trace.description)
-        for trace in bundled(variant)
-    ]
+    """One case per bundled trace of ``variant``: ``golden/<trace id>``.
+
+    Collection reads only each file's header (a ``--list`` or an ``--only`` that selects no
+    golden case never parses a step or runs the schema check); the case body loads the
+    trace in full, with every check, and a bad file then errors that case alone.
+    """
+    out = []
+    for entry in traces.bundled_trace_files(variant):
+        head = header(entry)
+        out.append(Case(id=f"golden/{head.id}", kind="golden", variant=variant,
+                        body=partial(_run, entry), options=dict(head.options),
+                        rules=head.rules, description=head.description))
+    return out
 
 
-def _run(trace: traces.Trace, engine: Engine, ctx: Context) -> Outcome:
-    return judge(trace, engine)
+def header(entry: Traversable) -> Header:
+    """The header of a bundled trace file: its top-level header keys' blocks only, parsed as
+    YAML. A file whose header cannot be read that way is loaded in full (and checked, so a
+    bad file says what is wrong with it, as before)."""
+    text = entry.read_text(encoding="utf-8")
+    data = _header_data(text)
+    if data is None:
+        trace = traces.load_trace(entry, text)
+        data = {"id": trace.id, "description": trace.description, "rules": list(trace.rules),
+                "variant": trace.variant, "options": dict(trace.options)}
+    return Header(id=data["id"], description=data["description"], rules=tuple(data["rules"]),
+                  variant=data["variant"], options=dict(data["options"]))
+
+
+_TOP_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?:\s|$)")
+
+
+def _header_data(text: str) -> dict[str, Any] | None:
+    """The header keys of a trace, from the blocks of lines that start with them (a block runs
+    until the next line in column 0 that is not a comment); None when not all are found with
+    the expected types."""
+    kept: list[str] = []
+    keep = False
+    for line in text.splitlines():
+        if line and not line[0].isspace() and not line.startswith("#"):
+            key = _TOP_KEY.match(line)
+            keep = key is not None and key.group(1) in HEADER_KEYS
+        if keep:
+            kept.append(line)
+    try:
+        data = yaml.load("\n".join(kept), Loader=_LOADER)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(data, dict) or set(data) != HEADER_KEYS:
+        return None
+    kinds = {"id": str, "description": str, "rules": list, "variant": str, "options": dict}
+    if not all(isinstance(data[key], kind) for key, kind in kinds.items()):
+        return None
+    return data
+
+
+_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+_LOADED: dict[str, traces.Trace] = {}
+
+
+def _load(entry: Traversable) -> traces.Trace:
+    """A bundled trace, loaded and checked once per process (the files do not change during a
+    run, and the schema check is slow); keyed by its path, since a Traversable need not hash."""
+    key = str(entry)
+    if key not in _LOADED:
+        _LOADED[key] = traces.load_trace(entry)
+    return _LOADED[key]
+
+
+def _run(entry: Traversable, engine: Engine, ctx: Context) -> Outcome:
+    return judge(_load(entry), Shadowed(engine))
 
 
 def judge(trace: traces.Trace, engine: Engine) -> Outcome:

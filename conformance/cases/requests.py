@@ -191,9 +191,10 @@ def _run(variant: str, name: str, seed: int, covered: tuple[str, ...], engine: E
          ctx: Context) -> Outcome:
     built = probes(variant, name, seed)
     raw = any(isinstance(p.request, bytes) for p in built)
-    if raw and not isinstance(engine, RawLines):
-        return Outcome.not_applicable("an engine driven in-process reads no lines; a line that "
-                                      "is not JSON needs an engine run as a command")
+    if raw and not (isinstance(engine, RawLines) and engine.reads_its_own_lines):
+        return Outcome.not_applicable("a python: engine reads no lines (the kit frames them "
+                                      "for it); a line that is not JSON needs an engine run "
+                                      "as a command")
     for probe in built:
         if "accepted" in probe.expected:
             return Outcome("errored", f"the reference accepts the bad request of {name}: "

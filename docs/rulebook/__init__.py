@@ -20,9 +20,11 @@ One module per job: ``book`` (what the pages are made from, where each page and 
 lives), ``text`` (Markdown and HTML snippets), ``card`` (the summary card and its wording),
 ``rules`` (rule sections and the options table), ``examples`` (worked examples replayed from
 traces), ``opening`` (the published Pijanowski opening), ``notation`` and ``schema_pages``
-(the engine-facing reference pages), ``pages`` (the variant, common and index pages, and
-the lists of games that the home page, the rule-id page and the navigation take from
-``spec/``). This module lists the pages and re-exports the public names.
+(the engine-facing reference pages), ``coverage`` (the tests behind each rule), ``viewer``
+(one page per golden trace), ``comparison`` (the games side by side), ``pages`` (the
+variant, common and index pages, and the lists of games that the home page, the rule-id
+page and the navigation take from ``spec/``). This module lists the pages and re-exports
+the public names.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from dominokit.rulebook.book import (
     variant_page,
 )
 from dominokit.rulebook.card import CARD_TERMS, WORDING, summary_card
+from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
 from dominokit.rulebook.examples import (
     Frame,
     describe,
@@ -76,11 +79,13 @@ from dominokit.rulebook.schema_pages import (
     trace_format_markdown,
 )
 from dominokit.rulebook.text import code, md, tile
+from dominokit.rulebook.viewer import TRACE_INDEX_PAGE, trace_pages, traces_nav
 
 __all__ = [
     "CARD_TERMS",
     "COLOUR_NAMES",
     "COMMON_PAGE",
+    "COMPARISON_PAGE",
     "EXAMPLE_PREFIXES",
     "MARKERS",
     "NOTATION_PAGE",
@@ -89,6 +94,7 @@ __all__ = [
     "PROTOCOL_PAGE",
     "RULE_INDEX_PAGE",
     "TRACE_FORMAT_PAGE",
+    "TRACE_INDEX_PAGE",
     "WORDING",
     "Book",
     "Frame",
@@ -120,6 +126,9 @@ __all__ = [
     "summary_card",
     "tile",
     "trace_format_markdown",
+    "trace_pages",
+    "traces_nav",
+    "comparison_markdown",
     "variant_markdown",
     "variant_page",
     "worked_example",
@@ -145,4 +154,6 @@ def build_pages(book: Book | None = None) -> dict[str, str]:
         makers.insert(0, (OPENING_PAGE, opening_markdown))
     for path, maker in makers:
         pages[path] = maker(book)
+    pages[COMPARISON_PAGE] = comparison_markdown(book)
+    pages.update(trace_pages(book))
     return pages

@@ -261,8 +261,9 @@ def _table_text(book: Book, variant: Variant, here: str) -> str:
     return text + _rule_suffix(book, [table.get("rule")], here)
 
 
-def summary_card(book: Book, variant: Variant, here: str) -> str:
-    """The card at the top of a variant page: the whole game in ten lines."""
+def card_rows(book: Book, variant: Variant, here: str) -> list[tuple[str, str]]:
+    """The card's terms and their Markdown text, in order (also the rows of the page that
+    compares the games)."""
     data = variant.data
     tiles = data["components"]["tiles"]
     rows = [
@@ -278,6 +279,12 @@ def summary_card(book: Book, variant: Variant, here: str) -> str:
         ("Scoring", _scoring_text(book, variant, here)),
         ("Match", _match_text(book, variant, here)),
     ]
+    return rows
+
+
+def summary_card(book: Book, variant: Variant, here: str) -> str:
+    """The card at the top of a variant page: the whole game in ten lines."""
+    rows = card_rows(book, variant, here)
     lines = ['<div class="dk-card" markdown>', ""]
     for term, text in rows:
         lines += [term, f":   {text}", ""]

@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
+from dominokit.conformance.traces.model import Step
+from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
+from dominokit.rulebook.chainrows import chain_rows
+from dominokit.rulebook.coverage import trace_page
 from dominokit.rulebook.text import (
     bracket,
     cell_name,
@@ -59,10 +63,16 @@ def frames(trace: Trace) -> list[Frame]:
     engine = reference_engine()
     spec = trace.hands[0]
     state = engine.new_hand(trace.variant, dict(trace.options), dict(spec.deal))
+    return play_steps(engine, spec.steps, state)
+
+
+def play_steps(engine: EngineLike, steps: Sequence[Step], state: JsonObject) -> list[Frame]:
+    """Apply ``steps`` to ``engine`` (whose hand is in ``state``) and keep every state: the
+    frames of one hand, whether it stands alone or is one hand of a match."""
     out: list[Frame] = []
     anchor = 0
     water: set[tuple[int, int]] = set()
-    for number, step in enumerate(spec.steps, start=1):
+    for number, step in enumerate(steps, start=1):
         if step.player is None or step.refused is not None:
             break  # a refused last step changes nothing: there is no frame to draw
         events = engine.apply(step.action)
@@ -115,7 +125,8 @@ def describe(frame: Frame, table_spec: Mapping[str, Any]) -> str:
             parts.append("stops (no extra tile)")
         elif kind == "lake":
             cells = ", ".join(cell_name(c) for c in event["cells"])
-            parts.append(f"closes a lake of {len(event['cells'])} cells ({cells})")
+            size = len(event["cells"])
+            parts.append(f"closes a lake of {size} cell{'s' if size > 1 else ''} ({cells})")
         elif kind == "end":
             parts.append("the hand ends: " + result_words(event["result"]))
     return "; ".join(parts)
@@ -175,6 +186,8 @@ def frame_figure(frame: Frame, table_spec: Mapping[str, Any], title: str, captio
     else:
         parsed = Action.parse(frame.action)
         highlight = [0 if parsed.end == "L" else len(table["tiles"]) - 1]
+        return chain_rows(frame.after, table_spec, title=title, anchor=frame.anchor,
+                          caption=caption, highlight=highlight)
     svg = diagrams.state_svg(frame.after, table_spec, title=title, anchor=frame.anchor,
                              highlight=highlight, lakes=frame.lakes)
     return figure(svg, caption)
@@ -254,9 +267,10 @@ def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str) -> 
         lines += ["</div>", ""]
         final = steps[-1]
         title = f"{variant.name}, {trace.id}: the final chain, tiles numbered by move"
-        svg = diagrams.state_svg(final.after, table_spec, title=title, anchor=final.anchor,
-                                 labels=_chain_labels(steps))
-        lines += [figure(svg, "The final chain; the number under each tile is its move."), ""]
+        lines += [chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
+                             labels=_chain_labels(steps),
+                             caption="The final chain; the number under each tile is its "
+                                     "move."), ""]
     result = trace.hands[0].result
     if result is not None:
         lines.append(result_table(book, result, here))
@@ -279,11 +293,13 @@ def suite_traces(book: Book, variant_id: str, here: str) -> str:
     if not rows:
         return ""
     lines = ["## Golden traces of this game", "",
-             "Every trace is a conformance case (`golden/<id>`) that any engine can replay; "
+             "Every trace is a conformance case (`golden/<id>`) that any engine can replay, "
+             "and has its own page, drawn move by move; "
              f"see [the trace format]({relative(TRACE_FORMAT_PAGE, here)}).", "",
              "| Trace | Kind | What it shows | Rules |", "|---|---|---|---|"]
     for trace in rows:
-        lines.append(f"| {code(trace.id)} | {trace.kind} | {md(trace.description)} | "
+        page = relative(trace_page(trace.id), here)
+        lines.append(f"| [{code(trace.id)}]({page}) | {trace.kind} | {md(trace.description)} | "
                      f"{book.links(trace.rules, here)} |")
     return "\n".join(lines) + "\n"
 

@@ -10,6 +10,7 @@ tool (``docs/rulebook/pijanowski_opening.py``) finds, run at build time.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any, Final
@@ -25,6 +26,7 @@ from dominokit.rulebook.book import (
     variant_page,
 )
 from dominokit.rulebook.examples import Frame, frame_figure, frames
+from dominokit.rulebook.published import fence_words, published_english
 from dominokit.rulebook.rules import source_beside
 from dominokit.rulebook.text import (
     cell_name,
@@ -91,7 +93,8 @@ def opening_markdown(book: Book) -> str:
              "## What the text says", "",
              *source_beside(rule, "The tiles the players placed in turn, with the points "
                                   "each turn scored in brackets:\n\n"
-                                  + _published_list(tool.PUBLISHED))]
+                                  + published_english(rule.quote or "",
+                                                      tool.PUBLISHED))]
     parts += ["## Move by move", "",
               f"Player {steps[0].player} starts and the players alternate; the {tile((0, 0))} "
               "turn is two "
@@ -116,8 +119,10 @@ def opening_markdown(book: Book) -> str:
                 n = len(event["cells"])
                 per_cell = event["points"] // n
                 cells = ", ".join(cell_name(c) for c in event["cells"])
+                table = frame.after["table"]
+                fence = fence_words(event["cells"], table["rows"], table["cols"])
                 reasons.append(f"it closes a lake of {n} empty cells ({cells}), fenced in by "
-                               f"tiles and the board's edge: {n} × {per_cell} = "
+                               f"{fence}: {n} × {per_cell} = "
                                f"{event['points']} ({book.link(event['rule'], here)})")
                 total += event["points"]
         parsed = Action.parse(frame.action)
@@ -169,13 +174,6 @@ def _turn_players(steps: Sequence[Frame]) -> list[int]:
     return players
 
 
-def _published_list(turns: Sequence[Any]) -> str:
-    items = []
-    for turn in turns:
-        items.append(" and ".join(tile(t) for t in turn.tiles) + f" ({turn.points})")
-    return ", ".join(items) + "."
-
-
 @cache
 def _search_reports() -> tuple[Any, Any]:
     from dominokit.rulebook import pijanowski_opening as tool
@@ -184,7 +182,14 @@ def _search_reports() -> tuple[Any, Any]:
 
 
 def _rst_to_md(text: str) -> str:
-    return text.replace("``", "`")
+    """reStructuredText of the tool's docstring as Markdown: literals, and a paragraph ending
+    in ``::`` followed by an indented literal block."""
+    def block(match: re.Match[str]) -> str:
+        body = "\n".join(line[4:] for line in match["body"].rstrip("\n").split("\n"))
+        return f":\n\n```text\n{body}\n```\n\n"
+
+    text = text.replace("``", "`")
+    return re.sub(r"::\n\n(?P<body>(?:    .*\n|\n)+)", block, text + "\n").rstrip("\n")
 
 
 def _search_section(book: Book, tool: Any, trace: Trace, here: str) -> str:

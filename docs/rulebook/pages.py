@@ -18,7 +18,9 @@ from dominokit.rulebook.book import (
     variant_page,
 )
 from dominokit.rulebook.card import summary_card
+from dominokit.rulebook.cichecks import ci_table
 from dominokit.rulebook.examples import example_anchor, suite_traces, worked_example
+from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import options_section, rule_section
 from dominokit.rulebook.text import code, md, relative
 
@@ -72,6 +74,7 @@ def variant_markdown(book: Book, variant: Variant) -> str:
         parts += ["## Worked examples", ""]
         for trace in examples:
             parts.append(worked_example(book, variant, trace, here))
+    parts.append(placement_section(book, variant, here))
     parts.append(suite_traces(book, variant.id, here))
     parts.append(_common_list(book, here))
     return "\n".join(parts)
@@ -156,7 +159,8 @@ def games_nav(book: Book) -> list[str | dict[str, str]]:
 
 
 MARKERS = {"<!-- dominokit:games -->": games_table,
-           "<!-- dominokit:rule-prefixes -->": prefix_table}
+           "<!-- dominokit:rule-prefixes -->": prefix_table,
+           "<!-- dominokit:ci-checks -->": ci_table}
 """Hand-written pages hold these markers where a list made from spec/ belongs."""
 
 

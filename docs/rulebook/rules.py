@@ -14,6 +14,7 @@ from typing import Final
 
 from dominokit.reference import RuleEntry, Variant
 from dominokit.rulebook.book import Book
+from dominokit.rulebook.coverage import tested_by
 from dominokit.rulebook.text import code, escape_html, indent, md
 
 
@@ -109,6 +110,7 @@ def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) ->
         parts += [f'!!! {style} "{title}"', "", indent("\n".join(body).rstrip()), ""]
     else:
         parts += ['<p class="dk-kind">Rule: stated by the text, no ruling needed.</p>', ""]
+    parts += [tested_by(book, entry.id, here), ""]
     return "\n".join(parts)
 
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from dominokit.rulebook.book import Book
-
 from tests.broken.registry import BROKEN
 from tests.broken.verdict import verdict
 

@@ -12,7 +12,6 @@ import dataclasses
 from typing import Any
 
 from dominokit.spec.spec import OptionSpec
-
 from tests.broken.engines import Mutant, term_of
 
 # ---------------------------------------------------------------------------- Poldomino

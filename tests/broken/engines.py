@@ -46,8 +46,8 @@ from dominokit.reference import (
 )
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.chain import ChainTable
-from dominokit.spec.spec import OptionSpec
 from dominokit.reference.state import Event, ScoreTerm, Turn
+from dominokit.spec.spec import OptionSpec
 
 JsonObject = dict[str, Any]
 

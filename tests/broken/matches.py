@@ -11,7 +11,6 @@ from typing import Any
 
 from dominokit.reference import hand_result
 from dominokit.reference.chain import start_from_widow
-
 from tests.broken.engines import Broken, JsonObject, StarterAlternationResetsEachSet
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from dominokit.reference import HandState, MatchState
 from dominokit.reference.state import HandResult, ScoreTerm
-
 from tests.broken.engines import Broken, Mutant, end_event
 
 JsonObject = dict[str, Any]

@@ -17,7 +17,6 @@ from dominokit.reference import Action, Deal
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.errors import DealError
 from dominokit.reference.rules import Rules
-
 from tests.broken.engines import Broken, JsonObject, with_hand
 
 

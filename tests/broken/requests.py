@@ -18,7 +18,6 @@ from dominokit.reference import Deal, HandState, Rules, load_rules, load_variant
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.chain import ChainTable, start_from_widow
 from dominokit.reference.state import BoardTable
-
 from tests.broken.engines import Broken
 
 JsonObject = dict[str, Any]

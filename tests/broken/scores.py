@@ -12,7 +12,6 @@ from typing import ClassVar
 from dominokit.reference import Action, HandResult, HandState
 from dominokit.reference.board import same_field
 from dominokit.reference.state import ScoreTerm
-
 from tests.broken.engines import JsonObject, StatePatch, end_event, won_by
 
 

@@ -15,7 +15,6 @@ from typing import Any
 from dominokit.reference import Action, HandState
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.state import Event, Turn
-
 from tests.broken.engines import (
     Broken,
     JsonObject,

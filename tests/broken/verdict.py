@@ -18,7 +18,6 @@ from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.report import Report
 from dominokit.conformance.runner import Case, collect_cases, run_suite
-
 from tests.broken.engines import Broken
 from tests.broken.registry import BROKEN
 

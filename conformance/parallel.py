@@ -1,0 +1,166 @@
+"""Run a suite's cases in worker processes (``dominokit conform -j N``), one engine each.
+
+Each worker is a forked copy of the runner holding the collected cases; it opens its own
+engine, says ``hello`` and then runs the cases it is sent, one at a time, with ``run_case``
+exactly as a serial run does (its own ``Context``: restarts, memo). The parent hands the
+next case to whichever worker is free, in the suite's order, and records the outcomes back
+in that order, so the report is the serial run's, case for case: a limit (``--maxfail``,
+engine failures in a row) that a serial run would have hit turns the later outcomes into
+``not_run`` with the same reason, even when a worker had already run them.
+
+Workers are forked (not spawned) so the cases need no pickling and no second collection;
+the parent forks them before it starts any thread or engine of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from pathlib import Path
+from typing import Any
+
+from dominokit.conformance.driver import Engine, Hello
+from dominokit.conformance.runner import Case, Context, Outcome, run_case
+
+STOP_GRACE = 5.0
+"""Seconds a worker gets to close its engine and exit once it is told to stop."""
+
+Starter = Callable[[Context], "Engine | None"]
+"""Opens and greets an engine for a worker; sets ``ctx.hello`` or ``ctx.dead``."""
+
+
+@dataclass(frozen=True)
+class Finished:
+    """One case a worker ran: its position in the suite, the outcome and how long it took."""
+
+    index: int
+    outcome: Outcome
+    seconds: float
+
+
+def available() -> bool:
+    """Whether workers can be forked here (POSIX); elsewhere ``-j`` is refused."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
+    """A worker's life: open the engine, report the hello, run cases until told to stop."""
+    ctx = Context(report_dir)
+    engine: Engine | None = None
+    try:
+        engine = start(ctx)
+        conn.send(("hello", ctx.hello, ctx.dead))
+        while True:
+            try:
+                index = conn.recv()
+            except EOFError:
+                return
+            if index is None:
+                return
+            began = time.monotonic()
+            if engine is None or ctx.dead is not None:
+                outcome = Outcome.not_run(ctx.dead or "the engine could not be used")
+            else:
+                outcome = run_case(cases[index], engine, ctx)
+            conn.send(Finished(index, outcome, time.monotonic() - began))
+    except (KeyboardInterrupt, BrokenPipeError, EOFError):
+        pass  # the parent is stopping the run (an interrupt reaches the whole group)
+    finally:
+        if engine is not None:
+            with contextlib.suppress(Exception):
+                engine.close()
+        conn.close()
+
+
+class Pool:
+    """The worker processes of one run and the cases each is running."""
+
+    def __init__(self, cases: Sequence[Case], start: Starter, report_dir: Path,
+                 workers: int) -> None:
+        context = multiprocessing.get_context("fork")
+        self._cases = cases
+        self._conns: list[Connection] = []
+        self._procs: list[Any] = []
+        self._busy: dict[Connection, int] = {}
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            proc = context.Process(target=_serve, args=(theirs, cases, start, report_dir),
+                                   daemon=True, name="dominokit-worker")
+            proc.start()
+            theirs.close()
+            self._conns.append(mine)
+            self._procs.append(proc)
+
+    def hello(self) -> tuple[Hello | None, str | None]:
+        """The first worker's hello (or why its engine did not start); the others' are read
+        too, so each worker is ready before cases are sent."""
+        first: tuple[Hello | None, str | None] | None = None
+        for conn in list(self._conns):
+            try:
+                _, hello, dead = conn.recv()
+            except (EOFError, OSError):
+                self._drop(conn)
+                hello, dead = None, "a worker process died before its engine started"
+            if first is None:
+                first = (hello, dead)
+        return first if first is not None else (None, "no worker process started")
+
+    def idle(self) -> list[Connection]:
+        """The workers waiting for a case."""
+        return [conn for conn in self._conns if conn not in self._busy]
+
+    def send(self, conn: Connection, index: int) -> None:
+        """Give case ``index`` to the idle worker ``conn``."""
+        self._busy[conn] = index
+        with contextlib.suppress(OSError):  # a dead worker: ``results`` reports its case
+            conn.send(index)
+
+    def running(self) -> bool:
+        """Whether any worker has a case in hand."""
+        return bool(self._busy)
+
+    def results(self) -> Iterator[Finished]:
+        """Wait for at least one busy worker to finish; yield what finished. A worker that
+        died yields its case as a kit error and is not used again."""
+        for ready in wait(list(self._busy)):
+            assert isinstance(ready, Connection)
+            index = self._busy.pop(ready)
+            try:
+                finished = ready.recv()
+            except (EOFError, OSError):
+                self._drop(ready)
+                yield Finished(index, Outcome(
+                    "errored", "error in the conformance kit: the worker process running "
+                    "this case died", rules=self._cases[index].rules, failure_kind="kit"), 0.0)
+                continue
+            assert isinstance(finished, Finished)
+            yield finished
+
+    def alive(self) -> bool:
+        """Whether any worker is left."""
+        return bool(self._conns)
+
+    def _drop(self, conn: Connection) -> None:
+        self._conns.remove(conn)
+        self._busy.pop(conn, None)
+        conn.close()
+
+    def close(self) -> None:
+        """Tell every worker to stop, wait for them to close their engines, then kill the
+        ones still running. Never raises."""
+        for conn in self._conns:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        deadline = time.monotonic() + STOP_GRACE
+        for proc in self._procs:
+            proc.join(max(0.0, deadline - time.monotonic()))
+            if proc.is_alive():
+                proc.kill()
+                proc.join(1.0)
+        for conn in self._conns:
+            conn.close()
+        self._conns.clear()

@@ -1,0 +1,3 @@
+module example.com/szczerbakvectors
+
+go 1.19

@@ -1,0 +1,97 @@
+"""Which tests hold each rule down: golden traces, perft positions and case kinds per rule id.
+
+A reader who doubts a rule should be able to see the tests that would fail if an engine broke
+it, as the test suites for web standards show beside each section. The map is read from the
+suite itself, never written by hand: ``dominokit.conformance.runner.collect_cases`` gives every
+case with its ``kind`` and ``rules`` tags, and a golden case names its trace by its id
+(``golden/<trace id>``), whose page the book links. Collecting the cases takes a few seconds,
+so the map is built once per process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Final
+
+from dominokit.rulebook.book import Book
+from dominokit.rulebook.text import code, relative
+
+TRACE_PAGE_DIR: Final = "traces"
+"""Golden trace pages live under ``docs/traces/<variant>/<stem>.md``."""
+PERFT_FILE: Final = "conformance/perft/{variant}.yaml"
+
+
+def trace_page(trace_id: str) -> str:
+    """The page of one golden trace, relative to ``docs/``."""
+    return f"{TRACE_PAGE_DIR}/{trace_id}.md"
+
+
+@dataclass
+class RuleTests:
+    """The tests that exercise one rule."""
+
+    traces: set[str] = field(default_factory=set)
+    """Golden trace ids."""
+    perft: dict[str, set[str]] = field(default_factory=dict)
+    """Perft file (repository path) -> the position names in it tagged with the rule."""
+    kinds: dict[str, int] = field(default_factory=dict)
+    """Case kind (other than golden and perft) -> how many cases of that kind."""
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """Rule id -> its tests, and golden trace id -> every rule its case is tagged with."""
+
+    rules: Mapping[str, RuleTests]
+    trace_rules: Mapping[str, tuple[str, ...]]
+
+    def of(self, rule_id: str) -> RuleTests:
+        """The tests of ``rule_id`` (empty when none names it)."""
+        return self.rules.get(rule_id, RuleTests())
+
+
+@functools.cache
+def coverage() -> Coverage:
+    """The rule map of the whole suite (all variants), built once."""
+    from dominokit.conformance.runner import collect_cases
+
+    rules: dict[str, RuleTests] = {}
+    trace_rules: dict[str, tuple[str, ...]] = {}
+    for case in collect_cases():
+        kind, _, rest = case.id.partition("/")
+        for rule in case.rules:
+            tests = rules.setdefault(rule, RuleTests())
+            if case.kind == "golden":
+                tests.traces.add(rest)
+            elif case.kind == "perft":
+                variant, _, position = rest.partition("/")
+                name = position.rsplit("-d", 1)[0]
+                tests.perft.setdefault(PERFT_FILE.format(variant=variant), set()).add(name)
+            else:
+                tests.kinds[case.kind] = tests.kinds.get(case.kind, 0) + 1
+        if case.kind == "golden":
+            trace_rules[rest] = tuple(sorted(set(case.rules)))
+    return Coverage(rules, trace_rules)
+
+
+def tested_by(book: Book, rule_id: str, here: str) -> str:
+    """The "Tested by" paragraph of one rule (Markdown): its golden traces linked to their
+    pages, its perft files with the positions, and the other case kinds with their counts."""
+    tests = coverage().of(rule_id)
+    known = {t.id for t in book.traces}
+    parts: list[str] = []
+    traces = sorted(t for t in tests.traces if t in known)
+    if traces:
+        parts.append("golden traces " + ", ".join(
+            f"[{code(t)}]({relative(trace_page(t), here)})" for t in traces))
+    for path, names in sorted(tests.perft.items()):
+        parts.append(f"perft file {code(path)} (positions "
+                     + ", ".join(code(n) for n in sorted(names)) + ")")
+    if tests.kinds:
+        parts.append("cases " + ", ".join(f"{code(kind + '/')} ×{count}"
+                                          for kind, count in sorted(tests.kinds.items())))
+    if not parts:
+        return '<p class="dk-tested">Tested by: no case names this rule yet.</p>\n'
+    return "*Tested by:* " + "; ".join(parts) + ".\n"

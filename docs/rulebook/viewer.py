@@ -1,0 +1,204 @@
+"""One page per golden trace: the trace replayed move by move, and the rules it covers.
+
+Every example in the book has to be checked by the suite, so the book draws nothing but the
+golden traces, which ``golden/<id>`` cases replay against every engine. Each trace gets its own
+page made by this one viewer: a hand trace is the same worked example its game's page shows
+(every move in words, the table drawn after each change, the result with the rule behind each
+scoring term); a match trace is replayed hand by hand on the reference's match, each hand told
+the same way with its final table drawn and the match score after it. The page lists the
+rules the trace covers (its ``rules:`` and the rule tags of its case) with links to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from dominokit.conformance.traces import Trace, reference_engine
+from dominokit.reference import Action, Variant
+from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, TraceInfo, variant_page
+from dominokit.rulebook.chainrows import chain_rows
+from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, trace_page
+from dominokit.rulebook.examples import (
+    Frame,
+    _chain_labels,
+    _trace_header,
+    describe,
+    frame_figure,
+    frames,
+    play_steps,
+    result_table,
+    worked_example,
+)
+from dominokit.rulebook.placement import hardest_tiles, placement_rules, placement_section
+from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
+from dominokit.rulebook.text import bracket, code, indent, md, relative, tile
+
+TRACE_INDEX_PAGE: Final = f"{TRACE_PAGE_DIR}/index.md"
+
+
+def _variant(book: Book, variant_id: str) -> Variant:
+    return next(v for v in book.variants if v.id == variant_id)
+
+
+def _match_frames(trace: Trace) -> list[tuple[list[Frame], Mapping[str, Any]]]:
+    """Replay a match trace on the reference match: each hand's frames and the match state
+    right after it."""
+    engine = reference_engine()
+    assert trace.first_starter is not None
+    engine.new_match(trace.variant, dict(trace.options), trace.first_starter)
+    for hand in getattr(trace, "prelude", ()):
+        engine.next_hand(dict(hand.deal))
+        for action in hand.actions:
+            engine.apply(action)
+    out: list[tuple[list[Frame], Mapping[str, Any]]] = []
+    for hand in trace.hands:
+        state = engine.next_hand(dict(hand.deal))
+        out.append((play_steps(engine, hand.steps, state), engine.match_state()))
+    return out
+
+
+def _moves_table(steps: list[Frame], table_spec: Mapping[str, Any]) -> list[str]:
+    lines = ['<div class="dk-scroll" markdown>', "",
+             "| Move | Player | Action | What happens |", "|---|---|---|---|"]
+    for frame in steps:
+        lines.append(f"| {frame.number} | {frame.player} | {code(frame.action)} | "
+                     f"{describe(frame, table_spec)} |")
+    return [*lines, "", "</div>", ""]
+
+
+def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int) -> str:
+    table_spec = variant.data["components"]["table"]
+    final = steps[-1]
+    title = f"{variant.name}, {trace.id}: the table at the end of hand {number}"
+    if final.after["table"]["kind"] == "board":
+        return frame_figure(final, table_spec, title, f"Hand {number}: the board at its end.")
+    return chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
+                      labels=_chain_labels(steps),
+                      caption=f"Hand {number}: the final chain; the number under each tile "
+                              "is its move.")
+
+
+def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, here: str
+                ) -> list[str]:
+    table_spec = variant.data["components"]["table"]
+    lines: list[str] = []
+    for number, ((steps, match), hand) in enumerate(zip(_match_frames(trace), trace.hands,
+                                                        strict=True), start=1):
+        lines += [f"## Hand {number}", ""]
+        hands = " · ".join(f"player {i}: " + " ".join(md(bracket(t)) for t in tiles)
+                           for i, tiles in enumerate(hand.deal["hands"]))
+        lines += [f"**Deal.** {hands}.", ""]
+        if steps:
+            lines += _moves_table(steps, table_spec)
+            lines += [_final_table(variant, trace, steps, number), ""]
+        if hand.result is not None:
+            lines.append(result_table(book, hand.result, here))
+        totals = ", ".join(str(t) for t in match.get("totals", []))
+        lines += [f"**Match after hand {number}:** totals {totals}; "
+                  f"{md(str(match.get('phase', '')))}"
+                  + (f"; player {match['winner']} wins the match" if match.get("winner")
+                     is not None else "") + ".", ""]
+    header = _trace_header(info)
+    if header:
+        lines += ['??? note "The arithmetic, by hand (from the trace file)"', "",
+                  indent("```text\n" + header + "\n```"), ""]
+    return lines
+
+
+def _hard_plays(variant: Variant, steps: list[Frame]) -> str:
+    """The moves of a trace that place one of the hardest tiles, and the end they went on."""
+    hardest = {(t.low, t.high) for t in hardest_tiles(variant)}
+    said = []
+    for frame in steps:
+        parsed = Action.parse(frame.action)
+        if parsed.kind != "chain" or parsed.tile is None:
+            continue
+        pair = (parsed.tile.low, parsed.tile.high)
+        if pair in hardest:
+            end = frame.before["table"]["right" if parsed.end != "L" else "left"]
+            said.append(f"move {frame.number} places {tile(pair)} on an end showing {end}")
+    if not said:
+        return "In this trace no move places one of these tiles.\n"
+    return "In this trace, " + "; ".join(said) + ".\n"
+
+
+def covered_rules(info: TraceInfo) -> tuple[str, ...]:
+    """The rules a trace covers: its own ``rules:`` and its case's rule tags."""
+    tagged = coverage().trace_rules.get(info.id, ())
+    return tuple(sorted({*info.rules, *tagged}))
+
+
+def trace_markdown(book: Book, info: TraceInfo, pairs: list[OptionPair] | None = None
+                   ) -> str:
+    """The page of one golden trace (``pairs``: the option pairs of the book, see
+    ``sidebyside``)."""
+    here = trace_page(info.id)
+    variant = _variant(book, info.variant)
+    trace = info.load()
+    parts = [f"# {code(info.id)}", "", f"{md(info.description)}", "",
+             f"*Game:* [{md(variant.name)}]({relative(variant_page(variant.id), here)}). "
+             f"*Kind:* {info.kind} trace, replayed by the conformance case "
+             f"{code('golden/' + info.id)} (see [the trace format]"
+             f"({relative(TRACE_FORMAT_PAGE, here)})).", ""]
+    if trace.options:
+        parts += ["*Options:* " + ", ".join(f"{code(k)} = {code(str(v))}"
+                                            for k, v in sorted(trace.options.items())), ""]
+    if trace.note:
+        parts += [f"*Note:* {md(trace.note)}", ""]
+    parts += ["## Rules covered", ""]
+    parts += [f"- {book.link(r, here)} {md(book.rule(r).title)}" for r in covered_rules(info)]
+    parts.append("")
+    if info.kind == "hand":
+        body = worked_example(book, variant, info, here)
+        # The worked example's own heading repeats the description: the page has its own.
+        parts.append(body.split("\n", 2)[2] if body.startswith("### ") else body)
+    else:
+        parts += _match_body(book, variant, trace, info, here)
+    if set(placement_rules(variant)) & set(covered_rules(info)):
+        parts.append(placement_section(book, variant, here))
+        if info.kind == "hand":
+            parts.append(_hard_plays(variant, frames(trace)))
+    pair = pair_of(pairs if pairs is not None else option_pairs(book), info)
+    if pair is not None:
+        parts.append(side_by_side(book, variant, pair, here))
+    return "\n".join(parts)
+
+
+def trace_index_markdown(book: Book) -> str:
+    """Every golden trace, by game, linked to its page."""
+    here = TRACE_INDEX_PAGE
+    lines = ["# Golden traces", "",
+             "Each golden trace is a hand or a match whose every value was checked by hand "
+             "against the rules; the suite replays it against every engine. Each has its own "
+             "page, drawn move by move, with the rules it covers.", ""]
+    for variant in book.variants:
+        mine = book.traces_of(variant.id)
+        if not mine:
+            continue
+        lines += [f"## {md(variant.name)}", "", '<div class="dk-scroll" markdown>', "",
+                  "| Trace | Kind | What it shows |", "|---|---|---|"]
+        lines += [f"| [{code(t.id)}]({relative(trace_page(t.id), here)}) | {t.kind} | "
+                  f"{md(t.description)} |" for t in mine]
+        lines += ["", "</div>", ""]
+    return "\n".join(lines)
+
+
+def trace_pages(book: Book) -> dict[str, str]:
+    """The index of golden traces and one page per trace."""
+    pages = {TRACE_INDEX_PAGE: trace_index_markdown(book)}
+    pairs = option_pairs(book)
+    for info in book.traces:
+        pages[trace_page(info.id)] = trace_markdown(book, info, pairs)
+    return pages
+
+
+def traces_nav(book: Book) -> list[str | dict[str, Any]]:
+    """The "Golden traces" section of the navigation: the index, then each game's traces."""
+    nav: list[str | dict[str, Any]] = [TRACE_INDEX_PAGE]
+    for variant in book.variants:
+        mine = book.traces_of(variant.id)
+        if mine:
+            nav.append({variant.name: [{t.id.split("/", 1)[1]: trace_page(t.id)}
+                                       for t in mine]})
+    return nav
