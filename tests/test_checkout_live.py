@@ -119,3 +119,23 @@ def test_the_rule_book_builder_is_imported_from_the_checkouts_docs(copy: Path) -
         check=False)
     assert probe.returncode == 0, probe.stderr
     assert Path(probe.stdout.strip()) == (copy / "docs" / "rulebook").resolve()
+
+
+def test_an_edit_to_a_rule_file_changes_what_conform_runs(copy: Path) -> None:
+    # Differential cases are made for each option value other than the default, so a default
+    # changed in the copy's rule file must change the copy's suite, with nothing installed.
+    def listed() -> list[str]:
+        run = _dominokit(copy, "conform", "--list", "--variant", "poldomino", "--only",
+                         "differential/*")
+        assert run.returncode == 0, run.stderr
+        return run.stdout.split()
+
+    assert listed() == ["differential/poldomino/default",
+                        "differential/poldomino/catch_penalty_to-loser"]
+    variant = copy / "spec" / "variants" / "poldomino.yaml"
+    text = variant.read_text(encoding="utf-8")
+    assert "    default: winner\n" in text
+    variant.write_text(text.replace("    default: winner\n", "    default: loser\n", 1),
+                       encoding="utf-8")
+    assert listed() == ["differential/poldomino/default",
+                        "differential/poldomino/catch_penalty_to-winner"]
