@@ -50,7 +50,7 @@ def blocks(book: Book, text: str, here: str) -> str:
 _KIND_TITLES: Final = {
     "ruling": ("note", "Ruling", "How this project reads the text here."),
     "new_ruling": ("warning", "New ruling",
-                   "A gap that neither the texts nor the project's first rulings close; "
+                   "A gap the texts leave open that the other rulings do not close either; "
                    "this is how the project closes it."),
 }
 
