@@ -180,6 +180,7 @@ class RuleEntry:
     option: str | None = None
     source_url: str | None = None
     statement_pl: str | None = None
+    title_pl: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleEntry:
@@ -192,6 +193,7 @@ class RuleEntry:
             statement=data["statement"], decision=ruling.get("decision"),
             alternative=ruling.get("alternative"), option=ruling.get("option"),
             source_url=source.get("url"), statement_pl=data.get("statement_pl"),
+            title_pl=data.get("title_pl"),
         )
 
 

@@ -1,10 +1,10 @@
 """Every rule and every game is written in both languages of the rule book, in ``spec/``.
 
-The book's Polish pages are made from ``statement_pl`` (each rule) and ``summary_pl`` /
-``origin_pl`` (each game) beside the English in the same entry, so a rule added in English
-only must fail here rather than leave a gap on the Polish side. The two texts of a rule must
-also point at the same other rules: a cross-reference present in one language and not the other
-is a sign that the two have drifted apart.
+The book's Polish pages are made from ``title_pl`` and ``statement_pl`` (each rule) and
+``summary_pl`` / ``origin_pl`` (each game) beside the English in the same entry, so a rule added
+in English only must fail here rather than leave a gap on the Polish side. The two texts of a
+rule must also point at the same other rules: a cross-reference present in one language and not
+the other is a sign that the two have drifted apart.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ RULES = _rules()
 @pytest.mark.parametrize("entry", RULES, ids=lambda e: e.id)
 def test_every_rule_has_both_statements(entry: RuleEntry) -> None:
     assert entry.statement.strip(), f"{entry.id}: no English statement"
+    assert entry.title_pl, f"{entry.id}: no Polish title (title_pl)"
     assert entry.statement_pl and entry.statement_pl.strip(), (
         f"{entry.id}: no Polish statement (statement_pl)")
     assert POLISH_LETTERS & set(entry.statement_pl), (
