@@ -1,12 +1,17 @@
-// The language switch keeps the reader on the same rule: the plugin links each language's
-// copy of the current page, and this adds the anchor the reader is at (rule ids are the same
-// in both languages). Material's instant navigation is off, so the page URL is the document's.
-document.addEventListener("click", function (event) {
+// The language switch keeps the reader on the same rule. The i18n plugin links each page to
+// its own copy in the other language; this adds the anchor the reader is at (rule ids are the
+// same in both languages) and lets the browser follow the link. It listens first (capture on
+// window) and stops the theme's own handler, which looks the page up in sitemap.xml and drops
+// the anchor.
+window.addEventListener("click", function (event) {
   var link = event.target.closest && event.target.closest("a[hreflang]");
-  if (!link || !location.hash) {
+  if (!link) {
     return;
   }
-  var target = new URL(link.href, location.href);
-  target.hash = location.hash;
-  link.href = target.href;
-});
+  event.stopImmediatePropagation();
+  if (location.hash) {
+    var target = new URL(link.href, location.href);
+    target.hash = location.hash;
+    link.href = target.href;
+  }
+}, true);

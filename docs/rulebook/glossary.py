@@ -23,7 +23,8 @@ GLOSSARY_PAGE: Final = "glossary.md"
 @dataclass(frozen=True)
 class Term:
     """One word of the games: Polish and English names, meaning in both, and the word forms
-    (a regular expression over Polish or English text) that link to it."""
+    (a regular expression over Polish or English text) that link to it. Everyday English
+    words (hand, turn, place...) have no forms: English text links only the games' terms."""
 
     pl: str
     en: str
@@ -50,7 +51,7 @@ TERMS: Final = (
     Term("połówka", "half",
          "Jedna z dwóch części kamienia, z własną liczbą oczek.",
          "One of a tile's two ends, with its own number of pips.",
-         r"połów\w*", r"halves|half"),
+         r"połów\w*", r""),
     Term("dublet", "double",
          "Kamień z taką samą liczbą oczek na obu połówkach, np. [6|6].",
          "A tile with the same pips on both halves, such as [6|6].",
@@ -88,11 +89,11 @@ TERMS: Final = (
     Term("zgrać", "place",
          "Położyć kamień z ręki na stół (dołożyć go do łańcucha lub na planszę).",
          "To put a tile from the hand on the table (on the chain or the board).",
-         r"zgra\w*|dołoż\w*|dokład\w*", r"places?|placed|placement"),
+         r"zgra\w*|dołoż\w*|dokład\w*", r""),
     Term("wyjście", "opening",
          "Pierwszy kamień rozdania; też: kamień, którym gracz wychodzi.",
          "The first tile of a hand.",
-         r"wyjści\w*|wychodz\w*", r"opening"),
+         r"wyjści\w*|wychodz\w*", r""),
     Term("spasować", "pass",
          "Opuścić kolejkę bez zgrania kamienia.",
          "To end one's turn without placing a tile.",
@@ -100,11 +101,11 @@ TERMS: Final = (
     Term("kolejka", "turn",
          "Czas, w którym ruch ma jeden gracz.",
          "The time in which one player acts.",
-         r"kolejk\w*|kolejce", r"turns?"),
+         r"kolejk\w*|kolejce", r""),
     Term("rozdanie", "hand",
          "Jedna partia od rozdania kamieni do domino albo blokady; też samo rozdanie kamieni.",
          "One game from the deal to domino or block; also the deal itself.",
-         r"rozda\w*", r"hands?|deals?"),
+         r"rozda\w*", r""),
     Term("domino!", "domino",
          "Koniec rozdania, gdy gracz wyłoży wszystkie swoje kamienie; ten gracz wygrywa.",
          "The end of a hand when a player has placed all their tiles; that player wins.",
@@ -198,6 +199,8 @@ def _link_plain(text: str, target: str, lang: Lang, linked: set[str]) -> str:
         if term.anchor in linked:
             continue
         forms = term.pl_forms if lang.code == "pl" else term.en_forms
+        if not forms:
+            continue
         flags = re.IGNORECASE if lang.code == "pl" else 0
         found = re.search(rf"(?<![\w\[|-])(?:{forms})(?![\w\]|-])", text, flags)
         if found and not any(s < found.end() and found.start() < e for s, e, _ in spans):

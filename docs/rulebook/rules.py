@@ -14,6 +14,8 @@ from typing import Final
 
 from dominokit.reference import RuleEntry, Variant
 from dominokit.rulebook.book import Book
+from dominokit.rulebook.glossary import link_terms
+from dominokit.rulebook.i18n import EN
 from dominokit.rulebook.text import code, escape_html, indent, md
 
 
@@ -92,7 +94,7 @@ def source_beside(entry: RuleEntry, english: str) -> list[str]:
 def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) -> str:
     """One rule: heading with its id as anchor, Polish and English side by side, ruling."""
     parts = [f"### {entry.id} · {md(entry.title)} {{ #{entry.id} .dk-rule-title }}", ""]
-    parts += source_beside(entry, blocks(book, entry.statement, here))
+    parts += source_beside(entry, link_terms(blocks(book, entry.statement, here), here, EN))
     kind = _KIND_TITLES.get(entry.kind)
     if kind is not None:
         style, title, meaning = kind
