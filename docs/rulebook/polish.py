@@ -114,8 +114,8 @@ def polish_common_markdown(book: Book) -> str:
 
 def polish_opening_markdown(book: Book) -> str:
     """The Polish page of the published Pijanowski opening: the rule that reconstructs it,
-    in Polish, with its board and every score; the move-by-move replay is on the English
-    page, reached by the language switch."""
+    in Polish, with its board and every score, and the golden trace drawn move by move; the
+    reason for every score is on the English page, reached by the language switch."""
     here = OPENING_PAGE
     entry = book.rule("R-PIJ-12")
     parts = ["# Opublikowane otwarcie Pijanowskiego", "",
@@ -124,8 +124,13 @@ def polish_opening_markdown(book: Book) -> str:
              "która daje dokładnie te punkty, i wyjaśnia każdy z nich.", "",
              f"## {PL.word('rules')}", "",
              polish_rule_section(book, entry, here),
-             "Rozegranie ruch po ruchu, z rysunkiem planszy po każdym ruchu i powodem każdego "
-             "wyniku, jest na stronie angielskiej (przełącznik języka u góry strony).", ""]
+             "## Ruch po ruchu", "",
+             "Zapis partii rozegrany przez silnik wzorcowy, z planszą po każdym ruchu (opisy "
+             "pod rysunkami po angielsku); powód każdego wyniku wyjaśnia strona angielska "
+             "(przełącznik języka u góry strony).", ""]
+    variant = next(v for v in book.variants if v.id == "pijanowski")
+    trace = next(t for t in book.traces if t.id == OPENING_TRACE)
+    parts.append(worked_example(book, variant, trace, here))
     return "\n".join(parts)
 
 
