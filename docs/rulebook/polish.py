@@ -29,6 +29,12 @@ GAMES_MARKER = "<!-- dominokit:games-pl -->"
 """Where the Polish home page (docs/index.pl.md) lists the games."""
 
 
+def polish_name(variant: Variant) -> str:
+    """The game's name for Polish readers: ``name_pl`` where the spec gives one."""
+    name: str = variant.data["metadata"].get("name_pl", variant.name)
+    return name
+
+
 def _statement(book: Book, entry: RuleEntry, here: str) -> str:
     text = entry.statement_pl or entry.statement
     return link_terms(blocks(book, text, here), here, PL)
@@ -66,7 +72,7 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     source_words = (f"tekst <code>{escape_html(source)}</code>" if isinstance(source, str)
                     else f"[*{md(source['title'])}*]({source['url']}) ({md(source['publisher'])}"
                          ", po angielsku)")
-    parts = [f"# {md(variant.name)}", "",
+    parts = [f"# {md(polish_name(variant))}", "",
              link_terms(book.prose(meta.get("summary_pl", meta["summary"]), here), here, PL), "",
              f"*{PL.word('source')}:* {source_words}. *{PL.word('origin')}:* "
              f"{book.prose(meta.get('origin_pl', meta['origin']), here)}", ""]
@@ -101,7 +107,7 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
 def polish_common_markdown(book: Book) -> str:
     """The Polish page of the rules shared by every game."""
     here = COMMON_PAGE
-    links = ", ".join(f"[{md(v.name)}]({relative(variant_page(v.id), here)})"
+    links = ", ".join(f"[{md(polish_name(v))}]({relative(variant_page(v.id), here)})"
                       for v in book.variants)
     parts = ["# Zasady wspólne dla wszystkich gier", "",
              f"Te zasady obowiązują w każdej grze ({links}), chyba że zasada danej gry mówi "
@@ -140,8 +146,8 @@ def games_list(book: Book, here: str) -> str:
     for variant in book.variants:
         summary = " ".join(variant.data["metadata"].get("summary_pl", "").split())
         first = summary[: summary.find(". ") + 1] if ". " in summary else summary
-        lines.append(f"| [{md(variant.name)}]({relative(variant_page(variant.id), here)}) | "
-                     f"{book.prose(first, here)} |")
+        lines.append(f"| [{md(polish_name(variant))}]"
+                     f"({relative(variant_page(variant.id), here)}) | {book.prose(first, here)} |")
     return "\n".join(lines) + "\n"
 
 
