@@ -29,6 +29,7 @@ sys.path.insert(0, str(DOCS.parent))
 
 # After the checkout is on sys.path:
 from dominokit.rulebook import Book, build_pages, fill_markers  # noqa: E402
+from dominokit.rulebook.polish import GAMES_MARKER, games_list, polish_pages  # noqa: E402
 
 PUBLISHED = {
     "spec/protocol.md": "engines/protocol.md",
@@ -67,14 +68,17 @@ def site_links(page: str, text: str) -> str:
 
 BOOK = Book.load()
 
-for path, text in build_pages(BOOK).items():
+for path, text in {**build_pages(BOOK), **polish_pages(BOOK)}.items():
     with mkdocs_gen_files.open(path, "w") as page:
         page.write(text)
 
 for source in sorted(DOCS.rglob("*.md")):
     name = source.relative_to(DOCS).as_posix()
     text = source.read_text(encoding="utf-8")
-    published = site_links(name, fill_markers(BOOK, name, text))
+    filled = fill_markers(BOOK, name, text)
+    if GAMES_MARKER in filled:
+        filled = filled.replace(GAMES_MARKER, games_list(BOOK, name).rstrip("\n"))
+    published = site_links(name, filled)
     if published != text:
         with mkdocs_gen_files.open(name, "w") as page:
             page.write(published)

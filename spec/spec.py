@@ -165,6 +165,8 @@ class RuleEntry:
 
     The quote comes from a seed text (``source_file``, the Polish games) or from a published
     rule text (``source_url``), so a game need not have a seed file to be in the spec.
+    ``statement_pl`` is the same rule written for Polish players: both languages sit in the one
+    entry, beside the quote, so the rule book's two languages cannot drift apart.
     """
 
     id: str
@@ -177,6 +179,8 @@ class RuleEntry:
     alternative: str | None = None
     option: str | None = None
     source_url: str | None = None
+    statement_pl: str | None = None
+    title_pl: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleEntry:
@@ -188,7 +192,8 @@ class RuleEntry:
             source_file=source.get("file"), quote=source.get("quote"),
             statement=data["statement"], decision=ruling.get("decision"),
             alternative=ruling.get("alternative"), option=ruling.get("option"),
-            source_url=source.get("url"),
+            source_url=source.get("url"), statement_pl=data.get("statement_pl"),
+            title_pl=data.get("title_pl"),
         )
 
 

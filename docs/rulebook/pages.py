@@ -53,6 +53,9 @@ def variant_markdown(book: Book, variant: Variant) -> str:
              summary_card(book, variant, here),
              f"*Source:* {_source_words(meta['source'])}. "
              f"*Origin:* {book.prose(meta['origin'], here)}", ""]
+    if meta.get("notes"):
+        notes = md(" ".join(meta["notes"].split()))
+        parts += ['!!! quote "The author\'s notes"', "", f"    {notes}", ""]
     examples = book.examples_of(variant.id)
     if examples:
         parts.append("Worked examples: " + ", ".join(

@@ -15,6 +15,8 @@ from typing import Final
 from dominokit.reference import RuleEntry, Variant
 from dominokit.rulebook.book import Book
 from dominokit.rulebook.coverage import tested_by
+from dominokit.rulebook.glossary import link_terms
+from dominokit.rulebook.i18n import EN
 from dominokit.rulebook.text import code, escape_html, indent, md
 
 
@@ -51,7 +53,7 @@ def blocks(book: Book, text: str, here: str) -> str:
 _KIND_TITLES: Final = {
     "ruling": ("note", "Ruling", "How this project reads the text here."),
     "new_ruling": ("warning", "New ruling",
-                   "A gap that neither the texts nor the project's first rulings close; "
+                   "A gap the texts leave open that the other rulings do not close either; "
                    "this is how the project closes it."),
 }
 
@@ -93,7 +95,7 @@ def source_beside(entry: RuleEntry, english: str) -> list[str]:
 def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) -> str:
     """One rule: heading with its id as anchor, Polish and English side by side, ruling."""
     parts = [f"### {entry.id} · {md(entry.title)} {{ #{entry.id} .dk-rule-title }}", ""]
-    parts += source_beside(entry, blocks(book, entry.statement, here))
+    parts += source_beside(entry, link_terms(blocks(book, entry.statement, here), here, EN))
     kind = _KIND_TITLES.get(entry.kind)
     if kind is not None:
         style, title, meaning = kind

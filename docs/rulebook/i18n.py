@@ -1,0 +1,68 @@
+"""The book's two languages: where each language's copy of a page lives, the few words the
+page makers need in each, and the folding of Polish letters that lets search find ``mydlo``.
+
+The site is built by mkdocs-static-i18n with its ``suffix`` layout: ``page.md`` is English
+(the default language) and ``page.pl.md`` is Polish, and the plugin publishes the Polish copy
+under ``/pl/`` at the same path. Rule ids, anchors and file names are the same in both
+languages, so a reader switching language stays on the same page and the same rule.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Final
+
+_EXTRA_FOLDS: Final = str.maketrans({"ł": "l", "Ł": "L"})
+"""Letters that Unicode does not decompose into a base letter and a mark."""
+
+
+def fold(text: str) -> str:
+    """``text`` without diacritics (``mydło`` -> ``mydlo``, ``kamień`` -> ``kamien``): the
+    spelling of a reader whose keyboard has no Polish letters."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_EXTRA_FOLDS))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass(frozen=True)
+class Lang:
+    """One language of the book: its code, the suffix of its pages and its words."""
+
+    code: str
+    suffix: str
+    words: dict[str, str] = field(default_factory=dict)
+
+    def page(self, path: str) -> str:
+        """The file of page ``path`` (written as its English ``.md`` file) in this language."""
+        return path.removesuffix(".md") + self.suffix
+
+    def word(self, key: str) -> str:
+        """The page makers' word ``key`` in this language."""
+        return self.words[key]
+
+
+EN: Final = Lang("en", ".md", {
+    "english_term": "In the spec",
+})
+PL: Final = Lang("pl", ".pl.md", {
+    "english_term": "W specyfikacji",
+    "rules": "Zasady",
+    "rule": "Zasada: wprost z tekstu, bez rozstrzygnięcia.",
+    "ruling": "Rozstrzygnięcie: tak projekt czyta tekst w tym miejscu.",
+    "new_ruling": "Nowe rozstrzygnięcie: luka, której tekst nie zamyka; tak zamyka ją projekt.",
+    "source_pl": "Źródło",
+    "statement": "Zasada",
+    "no_source": "*Bez słów źródła: teksty milczą w tej sprawie.*",
+    "published_source": "Opublikowane źródło (po angielsku)",
+    "source": "Źródło",
+    "origin": "Pochodzenie",
+    "notes": "Uwagi autora",
+    "option": "Opcja",
+    "options_en": "Opcje tej gry, przykłady z rysunkami i zapisy partii są na stronie "
+                  "angielskiej",
+    "shared": "Zasady wspólne dla wszystkich gier",
+    "shared_intro": "Obowiązują także tutaj; każda jest opisana w całości na stronie",
+    "common_page": "zasad wspólnych",
+})
+LANGS: Final = (EN, PL)
+"""Every language of the book, the default (English) first."""

@@ -1,0 +1,183 @@
+"""The player pages in Polish: home's list of games, each game, the common rules, the
+published Pijanowski opening and the glossary, as ``*.pl.md`` beside the English pages.
+
+Every rule is shown under the same anchor as on the English page (its id) with its Polish
+title, the source words and the Polish statement from ``spec/`` (``title_pl``,
+``statement_pl``); the games' own words link to the glossary. The drawn worked examples are
+made by the English builder from the golden traces and shown here as they are, so each
+example in the book is still checked by the suite; their captions are in English, and the page
+says so.
+"""
+
+from __future__ import annotations
+
+from dominokit.reference import RuleEntry, Variant
+from dominokit.rulebook.book import (
+    COMMON_PAGE,
+    OPENING_PAGE,
+    OPENING_TRACE,
+    Book,
+    variant_page,
+)
+from dominokit.rulebook.examples import example_anchor, worked_example
+from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
+from dominokit.rulebook.i18n import EN, PL
+from dominokit.rulebook.rules import blocks
+from dominokit.rulebook.text import code, escape_html, md, relative
+
+GAMES_MARKER = "<!-- dominokit:games-pl -->"
+"""Where the Polish home page (docs/index.pl.md) lists the games."""
+
+
+def polish_name(variant: Variant) -> str:
+    """The game's name for Polish readers: ``name_pl`` where the spec gives one."""
+    name: str = variant.data["metadata"].get("name_pl", variant.name)
+    return name
+
+
+def _statement(book: Book, entry: RuleEntry, here: str) -> str:
+    text = entry.statement_pl or entry.statement
+    return link_terms(blocks(book, text, here), here, PL)
+
+
+def polish_rule_section(book: Book, entry: RuleEntry, here: str) -> str:
+    """One rule in Polish: the same heading anchor as in English, source words beside the
+    Polish statement, and whether it is a rule or a ruling."""
+    title = entry.title_pl or entry.title
+    parts = [f"### {entry.id} · {md(title)} {{ #{entry.id} .dk-rule-title }}", ""]
+    quote = PL.word("no_source")
+    if entry.quote:
+        quote = "\n".join(f"> {md(line)}" for line in entry.quote.strip().split("\n"))
+    label, lang = PL.word("source"), "pl"
+    source = f" · <code>{escape_html(entry.source_file)}</code>" if entry.source_file else ""
+    if entry.source_url:
+        url = escape_html(entry.source_url)
+        label, lang, source = PL.word("published_source"), "en", f' · <a href="{url}">{url}</a>'
+    parts += ['<div class="dk-rule" markdown>',
+              f'<div class="dk-pl" lang="{lang}" markdown>',
+              f'<p class="dk-label">{label}{source}</p>', "", quote, "", "</div>",
+              '<div class="dk-en" lang="pl" markdown>',
+              f'<p class="dk-label">{PL.word("statement")}</p>', "",
+              _statement(book, entry, here), "", "</div>", "</div>", "",
+              f'<p class="dk-kind">{PL.word(entry.kind)}</p>', ""]
+    return "\n".join(parts)
+
+
+def polish_variant_markdown(book: Book, variant: Variant) -> str:
+    """The Polish page of one game."""
+    english = variant_page(variant.id)
+    here = PL.page(english)
+    meta = variant.data["metadata"]
+    source = meta["source"]
+    source_words = (f"tekst <code>{escape_html(source)}</code>" if isinstance(source, str)
+                    else f"[*{md(source['title'])}*]({source['url']}) ({md(source['publisher'])}"
+                         ", po angielsku)")
+    parts = [f"# {md(polish_name(variant))}", "",
+             link_terms(book.prose(meta.get("summary_pl", meta["summary"]), here), here, PL), "",
+             f"*{PL.word('source')}:* {source_words}. *{PL.word('origin')}:* "
+             f"{book.prose(meta.get('origin_pl', meta['origin']), here)}", ""]
+    if meta.get("notes_pl"):
+        parts += [f'!!! quote "{PL.word("notes")}"', "",
+                  "    " + md(" ".join(meta["notes_pl"].split())), ""]
+    if any(t.id == OPENING_TRACE for t in book.examples_of(variant.id)):
+        parts += [f"Otwarcie opublikowane razem z zasadami jest rozegrane ruch po ruchu na "
+                  f"[osobnej stronie]({relative(OPENING_PAGE, english)}).", ""]
+    parts += [f"## {PL.word('rules')}", "",
+              "Każda zasada ma stały identyfikator (ten sam co na stronie angielskiej); obok "
+              "zasady stoją słowa źródła, na których się opiera. *Rozstrzygnięcia* zaznaczają "
+              "miejsca, w których tekst zostawia lukę, i mówią, jak projekt ją zamyka.", ""]
+    parts += [polish_rule_section(book, entry, english) for entry in variant.rules]
+    parts.append(_polish_options(book, variant, english))
+    parts += [f"## {PL.word('shared')}", "",
+              f"{PL.word('shared_intro')} [{PL.word('common_page')}]"
+              f"({relative(COMMON_PAGE, english)}).", ""]
+    for entry in book.common:
+        parts.append(f"- {book.link(entry.id, english)} **{md(entry.title_pl or entry.title)}.**")
+    parts.append("")
+    examples = book.examples_of(variant.id)
+    if examples:
+        parts += ["## Przykłady", "",
+                  "Przykłady rozegrane ruch po ruchu z zapisów partii, które sprawdza zestaw "
+                  "testów; opisy pod rysunkami są po angielsku.", ""]
+        parts += [f"- [{md(t.description.rstrip('.'))}](#{example_anchor(t)})" for t in examples]
+        parts.append("")
+        parts += [worked_example(book, variant, t, english) for t in examples]
+    return "\n".join(parts)
+
+
+def _polish_options(book: Book, variant: Variant, here: str) -> str:
+    """The game's options, under the same anchors as on the English page (``#option-NAME``),
+    so a link to an option lands in either language; what each changes is said in English."""
+    if not variant.options:
+        return "## Opcje\n\nTa gra nie ma opcji: silnik gra w nią tylko w jeden sposób.\n"
+    lines = ["## Opcje", "",
+             "Opcje wybierają drugie odczytanie rozstrzygnięcia. Silnik podaje w `hello` opcje i "
+             "wartości, które obsługuje; przypadki testowe wymagające innych są dla niego "
+             "*nie do zastosowania*, nie błędami. Opisy są po angielsku.", "",
+             "| Opcja | Wartości | Domyślna | Zasada | Co zmienia |",
+             "|---|---|---|---|---|"]
+    for name, option in variant.options.items():
+        values = ", ".join(code(v) for v in option.values)
+        lines.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
+                     f"{code(option.default)} | {book.link(option.rule, here)} | "
+                     f"{book.prose(option.description, here)} |")
+    return "\n".join(lines) + "\n"
+
+
+def polish_common_markdown(book: Book) -> str:
+    """The Polish page of the rules shared by every game."""
+    here = COMMON_PAGE
+    links = ", ".join(f"[{md(polish_name(v))}]({relative(variant_page(v.id), here)})"
+                      for v in book.variants)
+    parts = ["# Zasady wspólne dla wszystkich gier", "",
+             f"Te zasady obowiązują w każdej grze ({links}), chyba że zasada danej gry mówi "
+             "inaczej. Ustalają to, co teksty biorą za oczywiste: kamienie, graczy, to, jak "
+             "wchodzi losowość (jako dane), i kiedy rozdanie się kończy.", "",
+             f"## {PL.word('rules')}", ""]
+    parts += [polish_rule_section(book, entry, here) for entry in book.common]
+    return "\n".join(parts)
+
+
+def polish_opening_markdown(book: Book) -> str:
+    """The Polish page of the published Pijanowski opening: the rule that reconstructs it,
+    in Polish, with its board and every score, and the golden trace drawn move by move; the
+    reason for every score is on the English page, reached by the language switch."""
+    here = OPENING_PAGE
+    entry = book.rule("R-PIJ-12")
+    parts = ["# Opublikowane otwarcie Pijanowskiego", "",
+             "Tekst gry Pijanowskiego kończy się zapisem kilku pierwszych ruchów partii, "
+             "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
+             "która daje dokładnie te punkty, i wyjaśnia każdy z nich.", "",
+             f"## {PL.word('rules')}", "",
+             polish_rule_section(book, entry, here),
+             "## Ruch po ruchu", "",
+             "Zapis partii rozegrany przez silnik wzorcowy, z planszą po każdym ruchu (opisy "
+             "pod rysunkami po angielsku); powód każdego wyniku wyjaśnia strona angielska "
+             "(przełącznik języka u góry strony).", ""]
+    variant = next(v for v in book.variants if v.id == "pijanowski")
+    trace = next(t for t in book.traces if t.id == OPENING_TRACE)
+    parts.append(worked_example(book, variant, trace, here))
+    return "\n".join(parts)
+
+
+def games_list(book: Book, here: str) -> str:
+    """The Polish home page's table of games, from each game's ``summary_pl``."""
+    lines = ["| Gra | W jednym zdaniu |", "|---|---|"]
+    for variant in book.variants:
+        summary = " ".join(variant.data["metadata"].get("summary_pl", "").split())
+        first = summary[: summary.find(". ") + 1] if ". " in summary else summary
+        lines.append(f"| [{md(polish_name(variant))}]"
+                     f"({relative(variant_page(variant.id), here)}) | {book.prose(first, here)} |")
+    return "\n".join(lines) + "\n"
+
+
+def polish_pages(book: Book) -> dict[str, str]:
+    """Every generated page of the language side: path under ``docs/`` -> Markdown."""
+    pages = {PL.page(COMMON_PAGE): polish_common_markdown(book)}
+    for variant in book.variants:
+        pages[PL.page(variant_page(variant.id))] = polish_variant_markdown(book, variant)
+    if any(t.id == OPENING_TRACE for t in book.traces):
+        pages[PL.page(OPENING_PAGE)] = polish_opening_markdown(book)
+    pages[EN.page(GLOSSARY_PAGE)] = glossary_markdown(EN)
+    pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
+    return pages
