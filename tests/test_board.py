@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from dominokit.reference.board import (
     Cell,
     Grid,
@@ -21,8 +24,6 @@ from dominokit.reference.board import (
     regions,
     same_field,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def board(text: str) -> Grid:

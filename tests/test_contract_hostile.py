@@ -10,13 +10,14 @@ import time
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from dominokit.conformance import protocol
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.server import MAX_ERROR_MESSAGE_CHARS, run_engine_server
 from dominokit.reference import Deal, load_rules, random_deal
-from hypothesis import given
-from hypothesis import strategies as st
 
 POLDOMINO_DEAL: dict[str, Any] = {
     "hands": [["1-5", "2-2", "3-6", "4-4", "5-6"], ["0-3", "1-1", "1-6", "2-5", "5-5"]],

@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable
 
 import pytest
+
 from dominokit.reference import (
     HandState,
     IllegalActionError,
@@ -19,7 +20,6 @@ from dominokit.reference import (
     legal_actions,
     new_hand,
 )
-
 from tests.positions import board_deal, chain_deal, play, widow_deal
 
 # --- positions (cached: states are immutable values) -----------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+
 from dominokit.reference import Action, Tile
 from dominokit.reference.board import (
     Cell,

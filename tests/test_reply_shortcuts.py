@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from dominokit.conformance import protocol
 from dominokit.conformance.cases import oracle
 from dominokit.conformance.driver import InProcessEngine, ProtocolViolation
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 from dominokit.reference import finish_hand, new_match, random_deal, start_hand
-
 from tests.broken.engines import PoldominoBonus66Is60
 
 JsonObject = dict[str, Any]

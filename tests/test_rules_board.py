@@ -7,8 +7,8 @@ how. Whole-hand endings (block, domino, the extra tile) are in test_scoring.py.
 from __future__ import annotations
 
 import pytest
-from dominokit.reference import DealError, apply_action, legal_actions, new_hand
 
+from dominokit.reference import DealError, apply_action, legal_actions, new_hand
 from tests.positions import FULL_SET, board_deal, legal, play, rest
 
 

@@ -6,6 +6,7 @@ Every legal set asserted here is worked out by hand from the rulings; the commen
 from __future__ import annotations
 
 import pytest
+
 from dominokit.reference import (
     Deal,
     DealError,
@@ -14,7 +15,6 @@ from dominokit.reference import (
     legal_actions,
     new_hand,
 )
-
 from tests.positions import FULL_SET, NO_DOUBLES, chain_deal, legal, play, rest, widow_deal
 
 

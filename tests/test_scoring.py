@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from dominokit.reference import Event, HandState, legal_actions, new_hand
 
+from dominokit.reference import Event, HandState, legal_actions, new_hand
 from tests.positions import (
     FULL_SET,
     NO_DOUBLES,

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 import yaml
-from dominokit.reference import Deal, HandState, new_hand
 
+from dominokit.reference import Deal, HandState, new_hand
 from tests.positions import (
     NO_DOUBLES,
     board_deal,

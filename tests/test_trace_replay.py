@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
+
 from dominokit.conformance import traces
 from dominokit.conformance.cases.golden import judge
 from dominokit.conformance.cases.repro import write_rejection

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import yaml
+
 from dominokit.conformance.traces.model import same_json
 
 LINE_WIDTH = 100
