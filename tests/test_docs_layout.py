@@ -3,7 +3,8 @@ code is never cut off, long chains wrap into rows at a readable size, and each g
 prints with its diagrams.
 
 One mkdocs build per module (the ``site`` fixture of ``test_docs_site``); every page of the
-site is opened in headless Chromium at 390 px (and the pages with code blocks at 1280 px),
+site, in both languages (the player pages are checked to be among them under ``pl/`` too), is
+opened in headless Chromium at 390 px (and the pages with code blocks at 1280 px),
 with a screenshot of each kept under ``$DOMINOKIT_SCREENSHOTS`` (default ``tmp/``) so CI keeps
 them as artefacts. Without a browser the tests skip, except under ``CI=true``.
 """
@@ -78,20 +79,28 @@ def _pages(site: Path) -> list[str]:
     return [("" if p == "." else p + "/") for p in pages]
 
 
+PLAYER_PAGES = ["", *docs_site.PAGES, "variants/common/", "variants/comparison/", "glossary/"]
+"""The pages a player reads, each in English (as is) and in Polish (under ``pl/``)."""
+
+
 def _at(driver: Any, width: int) -> None:
     driver.set_window_size(width, 900)
 
 
 def test_no_page_scrolls_sideways_at_phone_width(site: Path, browser: Any, server: str,
                                                  screenshots: Path) -> None:
+    pages = _pages(site)
+    polish = [f"pl/{page}" for page in PLAYER_PAGES]
+    unchecked = [page for page in [*PLAYER_PAGES, *polish] if page not in pages]
+    assert not unchecked, f"player pages missing from the site: {unchecked}"
     problems: dict[str, list[str]] = {}
-    for page in _pages(site):
+    for page in pages:
         _at(browser, PHONE)
         _open(browser, server + page)
         found = browser.execute_script(OVERFLOW)
         if found:
             problems[page] = found
-        if page.startswith(("variants/", "traces/szczerbak/")) or page == "":
+        if page.startswith(("variants/", "traces/szczerbak/")) or page in polish:
             height = int(browser.execute_script("return document.documentElement.scrollHeight"))
             browser.set_window_size(PHONE, min(max(height, 800), 16000))
             name = (page.strip("/").replace("/", "-") or "home") + "-390"

@@ -14,12 +14,14 @@ from typing import Any, Final
 
 from dominokit.reference import Variant
 from dominokit.rulebook.book import Book
+from dominokit.rulebook.i18n import EN, PL, Lang
 from dominokit.rulebook.text import bracket, code, md
 
 CARD_TERMS: Final = ("Players", "Tiles", "Deal", "Goal", "Match")
 """Terms every summary card has (the tests check them)."""
 
 _PIP_WORDS: Final = {6: "six", 9: "nine", 12: "twelve"}
+_PIP_WORDS_PL: Final = {6: "szóstkowy", 9: "dziewiątkowy", 12: "dwunastkowy"}
 
 WORDING: Final[Mapping[str, Mapping[str, str]]] = {
     "turn.opening.policy": {
@@ -86,23 +88,143 @@ value (list indices left out: ``end.condition`` is the ``condition`` of every ``
 
 ``{end}``, ``{turns}`` and ``{tiles}`` are filled in from the variant's own parameters."""
 
+WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
+    "turn.opening.policy": {
+        "any_tile": "Zaczynający wychodzi dowolnym kamieniem z ręki; powstaje łańcuch o dwóch "
+                    "końcówkach.",
+        "widow": "Wdowa leży między graczami; zaczyna ten, przed kim leży jej wyższa połówka, a "
+                 "łańcuch rośnie tylko od tej połówki.",
+        "anywhere": "Pierwszy kamień można położyć na dowolnych dwóch sąsiednich kwadratach.",
+    },
+    "turn.matching.policy": {
+        "equal_halves": "Kamień dokłada się do {end} połówką o tej samej liczbie oczek.",
+        "board_contacts": "Każdy następny kamień zajmuje dwa sąsiednie puste kwadraty i musi "
+                          "stykać się z leżącym kamieniem; każda stykająca się połówka musi "
+                          "mieć tyle samo oczek.",
+    },
+    "turn.parity.policy": {
+        "none": "",
+        "opposite_or_blank": "Druga połówka musi być mydłem albo mieć oczka innej parzystości "
+                             "(nieparzyste po parzystych, parzyste po nieparzystych); do mydła "
+                             "pasuje każdy kamień, i odwrotnie.",
+    },
+    "turn.draw.policy": {
+        "none": "Nie ma dobierania.",
+        "free": "Gracz może dobierać z talonu ile chce kamieni, po jednym, a dokładanie nigdy "
+                "nie jest obowiązkowe.",
+        "until_fit": "Gracz, który nie ma czego dołożyć, dobiera z talonu po jednym kamieniu, "
+                     "aż któryś pasuje, i wtedy musi go dołożyć.",
+    },
+    "turn.pass.policy": {
+        "always": "Po wyjściu gracz może spasować w każdej kolejce",
+        "when_stuck": "Gracz może spasować tylko wtedy, gdy nie ma czego dołożyć",
+    },
+    "end.condition": {
+        "domino": "gracz dołoży swój ostatni kamień (domino!)",
+        "block": "żaden z graczy nie może już nic dołożyć (blokada)",
+        "mutual_pass": "{turns} kolejki z rzędu kończą się pasem",
+    },
+    "scoring.winner.policy": {
+        "domino_or_fewer_pips": "Pierwszy pozbyć się wszystkich kamieni albo, przy blokadzie, "
+                                "mieć na ręku mniej oczek.",
+        "higher_hand_score": "Zdobyć w rozdaniu więcej punktów niż przeciwnik: za położone "
+                             "kamienie i zamknięte jeziorka, minus oczka, które zostały na "
+                             "ręku.",
+    },
+    "scoring.terms.term": {
+        "opponent_pips": "oczka, które zostały na ręku przegranego",
+        "own_pips": "oczka, które zostały mu na ręku",
+        "last_tile_bonus": "premię za wyjście ostatnim kamieniem {tiles}",
+        "catch": "karę dla przegranego, któremu został na ręku tylko {tiles}",
+        "placement_points": "punkty zdobyte za położone kamienie i zamknięte jeziorka",
+    },
+    "scoring.terms.to": {"winner": "Wygrany", "loser": "Przegrany", "each": "Każdy gracz"},
+    "setup.starter": {
+        "alternate": "Kto zaczyna pierwsze rozdanie, rozstrzyga los; potem gracze zaczynają "
+                     "na zmianę.",
+        "widow": "O tym, kto zaczyna, w każdym rozdaniu decyduje wdowa.",
+    },
+    "setup.remainder": {
+        "stock": "reszta tworzy talon",
+        "out_of_play": "reszta idzie na bok, zakryta",
+        "widow": "jedyny pozostały kamień to wdowa",
+        "none": "",
+    },
+}
+"""``WORDING`` for Polish players, in the games' own words (kamień, oczko, talon, wdowa...):
+the same fields and values, so a missing sentence is caught the same way."""
 
-def _say(field: str, value: str) -> str:
-    """The card's sentence for ``value`` of spec field ``field`` (KeyError naming both)."""
+CARD_WORDING: Final[Mapping[str, Mapping[str, Mapping[str, str]]]] = {
+    EN.code: WORDING, PL.code: WORDING_PL,
+}
+"""The card's sentences per language code."""
+
+TERMS: Final[Mapping[str, Mapping[str, str]]] = {
+    EN.code: {"Players": "Players", "Tiles": "Tiles", "Deal": "Deal", "Table": "Table",
+              "Starter": "Starter", "Turn": "Turn", "End of a hand": "End of a hand",
+              "Goal": "Goal", "Scoring": "Scoring", "Match": "Match"},
+    PL.code: {"Players": "Gracze", "Tiles": "Kamienie", "Deal": "Rozdanie", "Table": "Stół",
+              "Starter": "Kto zaczyna", "Turn": "Kolejka", "End of a hand": "Koniec rozdania",
+              "Goal": "Cel", "Scoring": "Punkty", "Match": "Mecz"},
+}
+"""Every row of the card (the English term) and its name in each language."""
+
+
+def game_name(variant: Variant, lang: Lang = EN) -> str:
+    """The game's name in ``lang``: ``name_pl`` for Polish readers where the spec gives one."""
+    name: str = variant.data["metadata"].get(f"name_{lang.code}", variant.name)
+    return name
+
+
+def _say(field: str, value: str, lang: Lang = EN) -> str:
+    """The card's sentence for ``value`` of spec field ``field`` in ``lang`` (KeyError naming
+    all three)."""
     try:
-        return WORDING[field][value]
+        return CARD_WORDING[lang.code][field][value]
     except KeyError:
-        raise KeyError(f"the rule book has no wording for {field} = {value!r}; add it to "
-                       "WORDING in docs/rulebook/card.py") from None
+        table = "WORDING" if lang.code == EN.code else f"WORDING_{lang.code.upper()}"
+        raise KeyError(f"the rule book has no {lang.code} wording for {field} = {value!r}; add "
+                       f"it to {table} in docs/rulebook/card.py") from None
 
 
-def _param(value: Any, variant: Variant) -> tuple[Any, str]:
+def _in(lang: Lang, en: str, pl: str) -> str:
+    """A fixed phrase of the card in ``lang`` (the phrases that carry numbers, beside the
+    one-sentence-per-value tables)."""
+    return {EN.code: en, PL.code: pl}[lang.code]
+
+
+def polish_count(n: int, one: str, few: str, many: str) -> str:
+    """``n`` with a Polish noun in its grammatical number (1 kamień, 2 kamienie, 5 kamieni,
+    22 kamienie)."""
+    if n == 1:
+        return f"1 {one}"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} {few}"
+    return f"{n} {many}"
+
+
+def kamienie(n: int) -> str:
+    """``n`` tiles in Polish."""
+    return polish_count(n, "kamień", "kamienie", "kamieni")
+
+
+def _rozdania(n: int) -> str:
+    """``n`` deals in Polish."""
+    return polish_count(n, "rozdanie", "rozdania", "rozdań")
+
+
+def _tiles_n(n: int, lang: Lang) -> str:
+    return _in(lang, f"{n} tiles" if n != 1 else "1 tile", kamienie(n))
+
+
+def _param(value: Any, variant: Variant, lang: Lang = EN) -> tuple[Any, str]:
     """(default value, note) of a parameter that may be ``{option: NAME}``."""
     if isinstance(value, dict) and "option" in value:
         name = value["option"]
         option = variant.options[name]
-        values = " or ".join(str(v) for v in option.values)
-        return option.default, f" (option [{code(name)}](#option-{name}): {values})"
+        values = _in(lang, " or ", " albo ").join(str(v) for v in option.values)
+        label = _in(lang, "option", "opcja")
+        return option.default, f" ({label} [{code(name)}](#option-{name}): {values})"
     return value, ""
 
 
@@ -112,20 +234,25 @@ def _tile_count(tiles: Mapping[str, Any]) -> int:
     return per_set * int(tiles["copies"])
 
 
-def _tiles_text(tiles: Mapping[str, Any]) -> str:
+def _tiles_text(tiles: Mapping[str, Any], lang: Lang) -> str:
     n = int(tiles["max_pip"]) + 1
-    top = _PIP_WORDS.get(n - 1, str(n - 1))
-    sets = f"one double-{top} set"
-    if int(tiles["copies"]) > 1:
-        sets = f"{tiles['copies']} double-{top} sets"
+    copies = int(tiles["copies"])
+    if lang.code == PL.code:
+        top = _PIP_WORDS_PL.get(n - 1, f"do {n - 1}")
+        sets = f"jeden komplet {top}" if copies == 1 else (
+            f"{copies} komplety {top.removesuffix('y')}e")
+        text = f"{kamienie(_tile_count(tiles))}: {sets}"
+        return text + (f" bez jego {n} dubletów" if not tiles["doubles"] else "")
+    word = _PIP_WORDS.get(n - 1, str(n - 1))
+    sets = f"one double-{word} set" if copies == 1 else f"{copies} double-{word} sets"
     text = f"{_tile_count(tiles)} tiles: {sets}"
     if not tiles["doubles"]:
         text += f" without its {n} doubles"
     return text
 
 
-def _tiles_by_points(tiles: Mapping[str, int]) -> str:
-    return " or ".join(f"{md(bracket(t))} ({p})" for t, p in tiles.items())
+def _tiles_by_points(tiles: Mapping[str, int], lang: Lang) -> str:
+    return _in(lang, " or ", " albo ").join(f"{md(bracket(t))} ({p})" for t, p in tiles.items())
 
 
 def _rule_suffix(book: Book, rule_ids: Iterable[str | None], here: str) -> str:
@@ -133,158 +260,200 @@ def _rule_suffix(book: Book, rule_ids: Iterable[str | None], here: str) -> str:
     return f" ({book.links(ids, here)})" if ids else ""
 
 
-def _deal_text(book: Book, variant: Variant, here: str) -> str:
+def _deal_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     setup = variant.data["setup"]
     tiles = variant.data["components"]["tiles"]
-    size, note = _param(setup["hand_size"], variant)
-    remainder = _say("setup.remainder", setup["remainder"])
+    size, note = _param(setup["hand_size"], variant, lang)
+    remainder = _say("setup.remainder", setup["remainder"], lang)
     if size == "schedule":
-        text = "The number of tiles changes from deal to deal (see Match)"
+        text = _in(lang, "The number of tiles changes from deal to deal (see Match)",
+                   "Liczba kamieni zmienia się z rozdania na rozdanie (zob. Mecz)")
         if remainder:
             text += f"; {remainder}"
     else:
-        text = f"{size} tiles each{note}"
+        text = _in(lang, f"{size} tiles each", f"po {kamienie(int(size))} dla każdego") + note
         rest = _tile_count(tiles) - 2 * int(size)
         if remainder and rest > 0:
-            text += f"; {remainder}" + (f" ({rest} tiles)" if rest > 1 else "")
+            text += f"; {remainder}" + (f" ({_tiles_n(rest, lang)})" if rest > 1 else "")
     return text + "." + _rule_suffix(book, [setup.get("rule")], here)
 
 
-def _turn_text(book: Book, variant: Variant, here: str) -> str:
+def _turn_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     turn = variant.data["turn"]
+    one_end = variant.data["components"]["table"].get("ends") == 1
     sentences = [
-        _say("turn.opening.policy", turn["opening"]["policy"]),
-        _say("turn.matching.policy", turn["matching"]["policy"]).format(
-            end="the open end" if variant.data["components"]["table"].get("ends") == 1
-            else "an open end"),
-        _say("turn.parity.policy", turn.get("parity", {"policy": "none"})["policy"]),
-        _say("turn.draw.policy", turn["draw"]["policy"]),
-        _say("turn.pass.policy", turn["pass"]["policy"])
-        + (" and there is nothing to draw" if turn["pass"]["policy"] == "when_stuck"
-           and turn["draw"]["policy"] != "none" else "") + ".",
+        _say("turn.opening.policy", turn["opening"]["policy"], lang),
+        _say("turn.matching.policy", turn["matching"]["policy"], lang).format(
+            end=_in(lang, "the open end", "końcówki") if one_end
+            else _in(lang, "an open end", "jednej z końcówek")),
+        _say("turn.parity.policy", turn.get("parity", {"policy": "none"})["policy"], lang),
+        _say("turn.draw.policy", turn["draw"]["policy"], lang),
+        _say("turn.pass.policy", turn["pass"]["policy"], lang)
+        + (_in(lang, " and there is nothing to draw", " ani z czego dobrać")
+           if turn["pass"]["policy"] == "when_stuck" and turn["draw"]["policy"] != "none"
+           else "") + ".",
     ]
     extra = turn.get("extra_tile")
     if extra:
-        sentences.append(f"After placing {md(bracket(extra['after']))} a player may place one "
-                         "more tile in the same turn.")
+        tile = md(bracket(extra["after"]))
+        sentences.append(_in(lang, f"After placing {tile} a player may place one more tile in "
+                                   "the same turn.",
+                             f"Po dołożeniu {tile} gracz może w tej samej kolejce dołożyć "
+                             "jeszcze jeden kamień."))
     ids = [turn[k].get("rule") for k in ("opening", "matching", "parity", "draw", "pass")
            if k in turn]
     ids += [turn.get("parity", {}).get("blank_rule"), extra.get("rule") if extra else None]
     return " ".join(s for s in sentences if s) + _rule_suffix(book, ids, here)
 
 
-def _end_text(book: Book, variant: Variant, here: str) -> str:
+def _end_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     ends = variant.data["end"]
-    parts = [_say("end.condition", e["condition"]).format(turns=e.get("turns", 2))
+    parts = [_say("end.condition", e["condition"], lang).format(turns=e.get("turns", 2))
              for e in ends]
-    text = "The hand ends at once when " + "; or when ".join(parts) + "."
+    text = (_in(lang, "The hand ends at once when ", "Rozdanie kończy się od razu, gdy ")
+            + _in(lang, "; or when ", "; albo gdy ").join(parts) + ".")
     return text + _rule_suffix(book, [e.get("rule") for e in ends], here)
 
 
-def _scoring_text(book: Book, variant: Variant, here: str) -> str:
+def _scoring_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     scoring = variant.data["scoring"]
     sentences: list[str] = []
     placement = scoring.get("placement")
     if placement:
-        sentences.append(f"A placed tile scores its pips, times "
-                         f"{placement['same_field_multiplier']} when it lies on one field.")
+        times = placement["same_field_multiplier"]
+        sentences.append(_in(lang, f"A placed tile scores its pips, times {times} when it lies "
+                                   "on one field.",
+                             f"Położony kamień daje tyle punktów, ile ma oczek, razy {times}, "
+                             "gdy leży na jednym polu."))
     lakes = scoring.get("lakes")
     if lakes:
-        sentences.append(f"Closing a lake (an empty area of 1 to {lakes['max_cells']} cells) "
-                         f"scores {lakes['points_per_cell']} per cell.")
+        cells, per = lakes["max_cells"], lakes["points_per_cell"]
+        sentences.append(_in(lang, f"Closing a lake (an empty area of 1 to {cells} cells) "
+                                   f"scores {per} per cell.",
+                             f"Zamknięcie jeziorka (pustego obszaru od 1 do {cells} kwadratów) "
+                             f"daje {per} punkty za każdy kwadrat."))
     grouped: dict[str, list[str]] = {}
     for term in scoring["terms"]:
-        to, note = _param(term["to"], variant)
-        prizes = _tiles_by_points(term.get("tiles", {}))
-        what = _say("scoring.terms.term", term["term"]).format(tiles=prizes)
-        sign = "minus " if term.get("sign", 1) < 0 else ("plus " if to in grouped else "")
+        to, note = _param(term["to"], variant, lang)
+        prizes = _tiles_by_points(term.get("tiles", {}), lang)
+        what = _say("scoring.terms.term", term["term"], lang).format(tiles=prizes)
+        sign = (_in(lang, "minus ", "minus ") if term.get("sign", 1) < 0
+                else (_in(lang, "plus ", "plus ") if to in grouped else ""))
         grouped.setdefault(to, []).append(sign + what + note)
     for to, parts in grouped.items():
-        who = _say("scoring.terms.to", to)
-        sentences.append(f"{who} scores {', '.join(parts)}.")
+        who = _say("scoring.terms.to", to, lang)
+        sentences.append(f"{who} {_in(lang, 'scores', 'dostaje')} {', '.join(parts)}.")
     ids = [scoring.get(k, {}).get("rule") for k in ("placement", "lakes", "winner")]
     ids += [t.get("rule") for t in scoring["terms"]]
     return " ".join(sentences) + _rule_suffix(book, ids, here)
 
 
-def _match_text(book: Book, variant: Variant, here: str) -> str:
+def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     match = variant.data["match"]
     kind = match["kind"]
     if kind == "sets":
-        text = (f"Sets of {match['set_target']} points: a set goes to the first to reach "
-                f"{match['set_target']} or more; the first to win {match['sets_to_win']} sets "
-                "wins the match.")
+        target, sets = match["set_target"], match["sets_to_win"]
+        text = _in(lang, f"Sets of {target} points: a set goes to the first to reach {target} "
+                         f"or more; the first to win {sets} sets wins the match.",
+                   f"Sety do {target} punktów: set wygrywa ten, kto pierwszy zdobędzie {target} "
+                   f"lub więcej; mecz wygrywa ten, kto pierwszy wygra "
+                   f"{polish_count(sets, 'set', 'sety', 'setów')}.")
     elif kind == "target":
+        target = match["target"]
         if match["compare"] == "exceeds":
-            text = (f"Hands are played until a running total passes {match['target']}; the "
-                    "higher total wins (equal totals play on).")
+            text = _in(lang, f"Hands are played until a running total passes {target}; the "
+                             "higher total wins (equal totals play on).",
+                       f"Rozdania gra się, aż któryś zapis przekroczy {target}; wygrywa wyższy "
+                       "zapis (przy równych gra się dalej).")
         else:
-            text = (f"The first to reach {match['target']} or more after a hand wins the "
-                    "match.")
+            text = _in(lang, f"The first to reach {target} or more after a hand wins the "
+                             "match.",
+                       f"Mecz wygrywa ten, kto po rozdaniu pierwszy ma {target} lub więcej "
+                       "punktów.")
     else:
         rounds = match["rounds"]
         sizes = "; ".join(
-            f"{md(r['name'])}: {len(r['deals'])} deals of "
-            f"{_sizes_range(r['deals'])} tiles each" for r in rounds)
-        text = (f"{len(rounds)} rounds, each won by the higher round total: {sizes}. "
-                "The player who wins more rounds wins the match.")
+            f"{md(r['name'])}: " + _in(
+                lang, f"{len(r['deals'])} deals of {_sizes_range(r['deals'], lang)} tiles each",
+                f"{_rozdania(len(r['deals']))} po {_sizes_range(r['deals'], lang)} kamieni")
+            for r in rounds)
+        text = _in(lang, f"{len(rounds)} rounds, each won by the higher round total: {sizes}. "
+                         "The player who wins more rounds wins the match.",
+                   f"{polish_count(len(rounds), 'runda', 'rundy', 'rund')}, każdą wygrywa "
+                   f"wyższa suma rundy: {sizes}. Mecz "
+                   "wygrywa ten, kto wygra więcej rund.")
         tiebreak = match.get("tiebreak")
         if tiebreak:
             deals = tiebreak["deals"]
-            a = " to ".join(str(d[0]) for d in (deals[0], deals[-1]))
-            b = " to ".join(str(d[1]) for d in (deals[0], deals[-1]))
-            text += (f" If level, a tiebreak of {len(deals)} deals: player A gets {a} tiles, "
-                     f"player B {b}.")
+            to = _in(lang, " to ", " do ")
+            a = to.join(str(d[0]) for d in (deals[0], deals[-1]))
+            b = to.join(str(d[1]) for d in (deals[0], deals[-1]))
+            text += _in(lang, f" If level, a tiebreak of {len(deals)} deals: player A gets {a} "
+                              f"tiles, player B {b}.",
+                        f" Przy remisie dogrywka ({_rozdania(len(deals))}): gracz A dostaje od {a} "
+                        f"kamieni, gracz B od {b}.")
     ids = [match.get("rule"), (match.get("tiebreak") or {}).get("rule")]
     return text + _rule_suffix(book, ids, here)
 
 
-def _sizes_range(deals: Sequence[Sequence[int]]) -> str:
-    return f"{deals[0][0]} to {deals[-1][0]}"
+def _sizes_range(deals: Sequence[Sequence[int]], lang: Lang = EN) -> str:
+    return f"{deals[0][0]}{_in(lang, ' to ', '–')}{deals[-1][0]}"
 
 
-def _table_text(book: Book, variant: Variant, here: str) -> str:
+def _table_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     table = variant.data["components"]["table"]
     if table["kind"] == "board":
         rows, cols = table["rows"], table["cols"]
-        text = (f"A board of {rows} × {cols} cells, one tile half per cell; pairs of cells "
-                f"form {rows} × {cols // 2} fields coloured like a chessboard.")
+        text = _in(lang, f"A board of {rows} × {cols} cells, one tile half per cell; pairs of "
+                         f"cells form {rows} × {cols // 2} fields coloured like a chessboard.",
+                   f"Plansza {rows} × {cols} kwadratów, po jednej połówce kamienia na kwadrat; "
+                   f"pary kwadratów tworzą {rows} × {cols // 2} pól w dwóch kolorach, jak "
+                   "szachownica.")
     else:
-        text = ("A line of tiles with two open ends" if table["ends"] == 2
-                else "A line of tiles that grows at one end only")
+        text = (_in(lang, "A line of tiles with two open ends", "Łańcuch z dwiema końcówkami")
+                if table["ends"] == 2
+                else _in(lang, "A line of tiles that grows at one end only",
+                         "Łańcuch, który rośnie tylko z jednej strony"))
         if variant.data["components"]["tiles"]["doubles"]:
-            text += "; doubles lie " + ("across the line" if table["doubles"] == "crosswise"
-                                        else "in line") + " and never open new ends"
+            across = table["doubles"] == "crosswise"
+            text += _in(lang, "; doubles lie " + ("across the line" if across else "in line")
+                        + " and never open new ends",
+                        "; dublety leżą " + ("w poprzek" if across else "wzdłuż")
+                        + " łańcucha i nie otwierają nowych końcówek")
         text += "."
         if table.get("layout") == "offset_rows":
-            text += " It is laid as two rows offset by half a tile."
+            text += _in(lang, " It is laid as two rows offset by half a tile.",
+                        " Układa się go w dwóch rzędach przesuniętych o pół kamienia.")
     return text + _rule_suffix(book, [table.get("rule")], here)
 
 
-def card_rows(book: Book, variant: Variant, here: str) -> list[tuple[str, str]]:
-    """The card's terms and their Markdown text, in order (also the rows of the page that
-    compares the games)."""
+def card_rows(book: Book, variant: Variant, here: str,
+              lang: Lang = EN) -> list[tuple[str, str]]:
+    """The card's terms (named in ``lang``) and their Markdown text in ``lang``, in order
+    (also the rows of the page that compares the games)."""
     data = variant.data
     tiles = data["components"]["tiles"]
+    winner = data["scoring"]["winner"]
     rows = [
         ("Players", f"{data['metadata']['players']}" + _rule_suffix(book, ["R-ALL-02"], here)),
-        ("Tiles", _tiles_text(tiles) + "." + _rule_suffix(book, [tiles.get("rule")], here)),
-        ("Deal", _deal_text(book, variant, here)),
-        ("Table", _table_text(book, variant, here)),
-        ("Starter", _say("setup.starter", data["setup"]["starter"])),
-        ("Turn", _turn_text(book, variant, here)),
-        ("End of a hand", _end_text(book, variant, here)),
-        ("Goal", _say("scoring.winner.policy", data["scoring"]["winner"]["policy"])
-         + _rule_suffix(book, [data["scoring"]["winner"].get("rule")], here)),
-        ("Scoring", _scoring_text(book, variant, here)),
-        ("Match", _match_text(book, variant, here)),
+        ("Tiles", _tiles_text(tiles, lang) + "."
+         + _rule_suffix(book, [tiles.get("rule")], here)),
+        ("Deal", _deal_text(book, variant, here, lang)),
+        ("Table", _table_text(book, variant, here, lang)),
+        ("Starter", _say("setup.starter", data["setup"]["starter"], lang)),
+        ("Turn", _turn_text(book, variant, here, lang)),
+        ("End of a hand", _end_text(book, variant, here, lang)),
+        ("Goal", _say("scoring.winner.policy", winner["policy"], lang)
+         + _rule_suffix(book, [winner.get("rule")], here)),
+        ("Scoring", _scoring_text(book, variant, here, lang)),
+        ("Match", _match_text(book, variant, here, lang)),
     ]
-    return rows
+    return [(TERMS[lang.code][term], text) for term, text in rows]
 
 
-def summary_card(book: Book, variant: Variant, here: str) -> str:
+def summary_card(book: Book, variant: Variant, here: str, lang: Lang = EN) -> str:
     """The card at the top of a variant page: the whole game in ten lines."""
-    rows = card_rows(book, variant, here)
+    rows = card_rows(book, variant, here, lang)
     lines = ['<div class="dk-card" markdown>', ""]
     for term, text in rows:
         lines += [term, f":   {text}", ""]

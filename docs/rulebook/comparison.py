@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 from dominokit.rulebook.book import Book, variant_page
-from dominokit.rulebook.card import card_rows
+from dominokit.rulebook.card import card_rows, game_name
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import md, relative
 
 COMPARISON_PAGE: Final = "variants/comparison.md"
@@ -24,17 +25,31 @@ def _cell(text: str, page: str) -> str:
     return " ".join(text.split()).replace(" | ", " \\| ").replace("](#", f"]({page}#")
 
 
-def comparison_markdown(book: Book) -> str:
-    """The page comparing every game in ``spec/variants/``."""
+INTRO: Final = {
+    "en": ("The games side by side",
+           "Every game of the book in one table, made from the same rule files as each "
+           "game's summary card; each entry links the rule that states it. The table "
+           "scrolls sideways on a narrow screen."),
+    "pl": ("Gry obok siebie",
+           "Wszystkie gry w jednej tabeli, zrobionej z tych samych plików zasad co karta "
+           "każdej gry; każdy wpis linkuje zasadę, która to mówi. Na wąskim ekranie tabelę "
+           "przewija się w bok."),
+}
+"""The page's title and first paragraph in each language."""
+
+
+def comparison_markdown(book: Book, lang: Lang = EN) -> str:
+    """The page comparing every game in ``spec/variants/``, in ``lang`` (links are written
+    to the English ``.md`` files; the i18n plugin points them at the reader's language)."""
     here = COMPARISON_PAGE
-    columns = [(variant, dict(card_rows(book, variant, here))) for variant in book.variants]
-    terms = [term for term, _ in card_rows(book, book.variants[0], here)] if columns else []
-    head = " | ".join(f"[{md(v.name)}]({relative(variant_page(v.id), here)})"
+    columns = [(variant, dict(card_rows(book, variant, here, lang)))
+               for variant in book.variants]
+    terms = ([term for term, _ in card_rows(book, book.variants[0], here, lang)]
+             if columns else [])
+    head = " | ".join(f"[{md(game_name(v, lang))}]({relative(variant_page(v.id), here)})"
                       for v, _ in columns)
-    lines = ["# The games side by side", "",
-             "Every game of the book in one table, made from the same rule files as each "
-             "game's summary card; each entry links the rule that states it. The table "
-             "scrolls sideways on a narrow screen.", "",
+    title, intro = INTRO[lang.code]
+    lines = [f"# {title}", "", intro, "",
              '<div class="dk-scroll dk-compare" markdown>', "",
              f"| | {head} |", "|---|" + "---|" * len(columns)]
     for term in terms:

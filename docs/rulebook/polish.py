@@ -19,6 +19,8 @@ from dominokit.rulebook.book import (
     Book,
     variant_page,
 )
+from dominokit.rulebook.card import game_name, summary_card
+from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
 from dominokit.rulebook.examples import example_anchor, worked_example
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
@@ -31,8 +33,7 @@ GAMES_MARKER = "<!-- dominokit:games-pl -->"
 
 def polish_name(variant: Variant) -> str:
     """The game's name for Polish readers: ``name_pl`` where the spec gives one."""
-    name: str = variant.data["metadata"].get("name_pl", variant.name)
-    return name
+    return game_name(variant, PL)
 
 
 def _statement(book: Book, entry: RuleEntry, here: str) -> str:
@@ -74,6 +75,7 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
                          ", po angielsku)")
     parts = [f"# {md(polish_name(variant))}", "",
              link_terms(book.prose(meta.get("summary_pl", meta["summary"]), here), here, PL), "",
+             summary_card(book, variant, english, PL),
              f"*{PL.word('source')}:* {source_words}. *{PL.word('origin')}:* "
              f"{book.prose(meta.get('origin_pl', meta['origin']), here)}", ""]
     if meta.get("notes_pl"):
@@ -178,6 +180,7 @@ def polish_pages(book: Book) -> dict[str, str]:
         pages[PL.page(variant_page(variant.id))] = polish_variant_markdown(book, variant)
     if any(t.id == OPENING_TRACE for t in book.traces):
         pages[PL.page(OPENING_PAGE)] = polish_opening_markdown(book)
+    pages[PL.page(COMPARISON_PAGE)] = comparison_markdown(book, PL)
     pages[EN.page(GLOSSARY_PAGE)] = glossary_markdown(EN)
     pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
     return pages
