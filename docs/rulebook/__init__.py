@@ -47,6 +47,7 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import CARD_TERMS, WORDING, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
+from dominokit.rulebook.coverage import perft_pages
 from dominokit.rulebook.examples import (
     Frame,
     describe,
@@ -156,4 +157,5 @@ def build_pages(book: Book | None = None) -> dict[str, str]:
         pages[path] = maker(book)
     pages[COMPARISON_PAGE] = comparison_markdown(book)
     pages.update(trace_pages(book))
+    pages.update(perft_pages(book))
     return pages

@@ -21,6 +21,14 @@ from dominokit.rulebook.text import code, relative
 TRACE_PAGE_DIR: Final = "traces"
 """Golden trace pages live under ``docs/traces/<variant>/<stem>.md``."""
 PERFT_FILE: Final = "conformance/perft/{variant}.yaml"
+PERFT_PAGE_DIR: Final = "perft"
+"""Each game's perft positions are published on ``docs/perft/<variant>.md``, so that a rule's
+"Tested by" line can link the positions that hold it down."""
+
+
+def perft_page(variant: str) -> str:
+    """The page of one game's perft positions, relative to ``docs/``."""
+    return f"{PERFT_PAGE_DIR}/{variant}.md"
 
 
 def trace_page(trace_id: str) -> str:
@@ -87,11 +95,59 @@ def tested_by(book: Book, rule_id: str, here: str) -> str:
         parts.append("golden traces " + ", ".join(
             f"[{code(t)}]({relative(trace_page(t), here)})" for t in traces))
     for path, names in sorted(tests.perft.items()):
-        parts.append(f"perft file {code(path)} (positions "
-                     + ", ".join(code(n) for n in sorted(names)) + ")")
+        page = relative(perft_page(path.rsplit("/", 1)[1].removesuffix(".yaml")), here)
+        parts.append(f"perft file [{code(path)}]({page}) (positions "
+                     + ", ".join(f"[{code(n)}]({page}#{n})" for n in sorted(names)) + ")")
     if tests.kinds:
         parts.append("cases " + ", ".join(f"{code(kind + '/')} ×{count}"
                                           for kind, count in sorted(tests.kinds.items())))
     if not parts:
         return '<p class="dk-tested">Tested by: no case names this rule yet.</p>\n'
     return "*Tested by:* " + "; ".join(parts) + ".\n"
+
+
+def perft_pages(book: Book) -> dict[str, str]:
+    """One page per game with perft data: each position's description, rules, deal, prefix
+    and counts per depth, read from the bundled file (the same data the perft cases run)."""
+    from importlib.resources import files
+
+    import yaml
+
+    from dominokit.spec.yamldoc import load_yaml_data
+
+    pages: dict[str, str] = {}
+    for variant in book.variants:
+        entry = files("dominokit.conformance") / "perft" / f"{variant.id}.yaml"
+        if not entry.is_file():
+            continue
+        data = load_yaml_data(entry)
+        here = perft_page(variant.id)
+        lines = [f"# Perft positions: {variant.name}", "",
+                 f"The positions of {code(PERFT_FILE.format(variant=variant.id))}. Perft "
+                 f"({book.link('R-ALL-11', here)}) counts the sequences of legal actions of a "
+                 "given length from a position; an engine whose counts differ lists a wrong "
+                 "set of actions somewhere below it. `dominokit perft` recomputes any of them.",
+                 ""]
+        for position in data.get("positions", []):
+            name = position["name"]
+            rules = ", ".join(book.link(r, here) for r in position.get("rules", []))
+            setup = {"deal": position["deal"], "actions": position.get("actions", [])}
+            lines += [f'## {code(name)} {{ #{name} }}', "",
+                      f"{book.prose(position.get('description', ''), here)}", "",
+                      f"Rules: {rules}.", "",
+                      "```yaml", yaml.safe_dump(setup, sort_keys=False,
+                                                default_flow_style=None).rstrip(), "```", "",
+                      "| depth | count |", "|---|---|"]
+            lines += [f"| {row['depth']} | {row['count']} |" for row in position["perft"]]
+            lines.append("")
+        pages[here] = "\n".join(lines)
+    return pages
+
+
+def perft_nav(book: Book) -> list[dict[str, str]]:
+    """The navigation entries of the perft pages (one per game with a perft file)."""
+    from importlib.resources import files
+
+    perft = files("dominokit.conformance") / "perft"
+    return [{variant.name: perft_page(variant.id)} for variant in book.variants
+            if (perft / f"{variant.id}.yaml").is_file()]

@@ -18,7 +18,7 @@ from dominokit.conformance.traces import Trace, reference_engine
 from dominokit.reference import Action, Variant
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, TraceInfo, variant_page
 from dominokit.rulebook.chainrows import chain_rows
-from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, trace_page
+from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, perft_nav, trace_page
 from dominokit.rulebook.examples import (
     Frame,
     _chain_labels,
@@ -201,4 +201,7 @@ def traces_nav(book: Book) -> list[str | dict[str, Any]]:
         if mine:
             nav.append({variant.name: [{t.id.split("/", 1)[1]: trace_page(t.id)}
                                        for t in mine]})
+    perft = perft_nav(book)
+    if perft:
+        nav.append({"Perft positions": perft})
     return nav
