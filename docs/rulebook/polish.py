@@ -24,8 +24,8 @@ from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
 from dominokit.rulebook.examples import example_anchor, worked_example
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
-from dominokit.rulebook.rules import blocks
-from dominokit.rulebook.text import code, escape_html, md, relative
+from dominokit.rulebook.rules import blocks, option_rows
+from dominokit.rulebook.text import escape_html, md, relative
 
 GAMES_MARKER = "<!-- dominokit:games-pl -->"
 """Where the Polish home page (docs/index.pl.md) lists the games."""
@@ -117,12 +117,7 @@ def _polish_options(book: Book, variant: Variant, here: str) -> str:
              "wartości, które obsługuje; przypadki testowe wymagające innych są dla niego "
              "*nie do zastosowania*, nie błędami. Opisy są po angielsku.", "",
              "| Opcja | Wartości | Domyślna | Zasada | Co zmienia |",
-             "|---|---|---|---|---|"]
-    for name, option in variant.options.items():
-        values = ", ".join(code(v) for v in option.values)
-        lines.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
-                     f"{code(option.default)} | {book.link(option.rule, here)} | "
-                     f"{book.prose(option.description, here)} |")
+             "|---|---|---|---|---|", *option_rows(book, variant, here)]
     return "\n".join(lines) + "\n"
 
 

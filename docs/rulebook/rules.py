@@ -125,10 +125,17 @@ def options_section(book: Book, variant: Variant, here: str) -> str:
              "and values it supports in its `hello`; conformance cases that need others are "
              "*not applicable* to it, not failures.", "",
              "| Option | Values | Default | Rule | What it changes |",
-             "|---|---|---|---|---|"]
+             "|---|---|---|---|---|", *option_rows(book, variant, here)]
+    return "\n".join(lines) + "\n"
+
+
+def option_rows(book: Book, variant: Variant, here: str) -> list[str]:
+    """One table row per option, each under the anchor ``#option-NAME`` that links to options
+    point at, in every language of the book."""
+    rows = []
     for name, option in variant.options.items():
         values = ", ".join(code(v) for v in option.values)
-        lines.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
-                     f"{code(option.default)} | {book.link(option.rule, here)} | "
-                     f"{book.prose(option.description, here)} |")
-    return "\n".join(lines) + "\n"
+        rows.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
+                    f"{code(option.default)} | {book.link(option.rule, here)} | "
+                    f"{book.prose(option.description, here)} |")
+    return rows
