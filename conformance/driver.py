@@ -82,6 +82,8 @@ class Hello:
     version: str
     protocol: int
     variants: dict[str, dict[str, list[Any]]]
+    capabilities: tuple[str, ...] = ()
+    """The optional features of protocol 2 the engine declared (``protocol.CAPABILITIES``)."""
 
     @classmethod
     def from_result(cls, result: JsonObject) -> Hello:
@@ -94,6 +96,7 @@ class Hello:
                 vid: {name: list(values) for name, values in caps["options"].items()}
                 for vid, caps in result["variants"].items()
             },
+            capabilities=tuple(result.get("capabilities", ())),
         )
 
 
@@ -117,6 +120,7 @@ class Engine(Protocol):
     def next_hand(self, deal: dict[str, Any], *, expect: JsonObject | None = None
                   ) -> JsonObject: ...
     def match_state(self, *, expect: JsonObject | None = None) -> JsonObject: ...
+    def undo(self, *, expect: JsonObject | None = None) -> JsonObject: ...
     def restart(self) -> None: ...
     def close(self) -> None: ...
 
@@ -141,8 +145,22 @@ class _Verbs:
         raise NotImplementedError
 
     def hello(self) -> Hello:
-        """Handshake; the runner sends it first to every fresh engine."""
-        return Hello.from_result(self._call("hello"))
+        """Handshake; the runner sends it first to every fresh engine. It asks for the newest
+        protocol and, when the engine refuses it with ``unsupported`` (an engine of protocol
+        1), for each older one in turn; the session then speaks the version the engine took.
+        An answer naming another version than the one asked is a ``ProtocolViolation``."""
+        for version in sorted(protocol.PROTOCOL_VERSIONS, reverse=True):
+            try:
+                result = self._call("hello", protocol=version)
+            except EngineRejected as refusal:
+                if refusal.code == "unsupported" and version > min(protocol.PROTOCOL_VERSIONS):
+                    continue
+                raise
+            if result["protocol"] != version:
+                raise ProtocolViolation(f"hello asked for protocol {version}; the engine "
+                                        f"answered protocol {result['protocol']}")
+            return Hello.from_result(result)
+        raise AssertionError("unreachable: the oldest version's refusal is raised")
 
     def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any], *,
                  expect: JsonObject | None = None) -> JsonObject:
@@ -185,6 +203,12 @@ class _Verbs:
         """The match's state (after a hand's last ``apply`` it includes that hand)."""
         match: JsonObject = self._call("match_state", expect)["match"]
         return match
+
+    def undo(self, *, expect: JsonObject | None = None) -> JsonObject:
+        """Take back the last accepted ``apply`` (protocol 2, an engine declaring ``undo``);
+        returns the state before it."""
+        state: JsonObject = self._call("undo", expect)["state"]
+        return state
 
 
 @dataclass(frozen=True)
@@ -419,7 +443,7 @@ def python_engine_environment() -> dict[str, str]:
 
 
 class SubprocessEngine(_Verbs):
-    """An engine run as a child process speaking protocol v1 on its stdin/stdout.
+    """An engine run as a child process speaking the protocol on its stdin/stdout.
 
     The process starts on the first request. ``timeout`` bounds each request, from writing it
     to reading the whole reply line. stderr is drained all the time; its last
@@ -588,6 +612,7 @@ class InProcessEngine(_Verbs):
         self.obj = obj
         self.factory = factory
         self._seq = 0
+        self._version = protocol.PROTOCOL_VERSION
 
     def __repr__(self) -> str:
         return f"InProcessEngine({self.obj!r})"
@@ -604,6 +629,8 @@ class InProcessEngine(_Verbs):
         command = protocol.COMMANDS[cmd]
         if cmd == "quit":
             return {}
+        if not protocol.in_version(cmd, self._version):
+            raise EngineRejected("unsupported", f"unknown command {cmd!r}")
         verb = getattr(self.obj, cmd, None)
         if not callable(verb):
             raise EngineRejected("unsupported", f"the engine object has no {cmd!r} verb")
@@ -626,6 +653,12 @@ class InProcessEngine(_Verbs):
         else:
             result = value if command.result_key is None else {command.result_key: value}
             reply = {"seq": seq, "result": result}
+            if cmd == "hello" and isinstance(result, dict):
+                try:  # the object names its newest version; the session, the one asked
+                    reply["result"] = protocol.hello_for(result, fields["protocol"])
+                    self._version = fields["protocol"]
+                except EngineRejected as refusal:
+                    reply = protocol.error_reply(seq, refusal.code, refusal.message)
         try:
             line = protocol.encode(reply).encode("ascii")
         except (TypeError, ValueError, RecursionError) as error:
@@ -634,6 +667,7 @@ class InProcessEngine(_Verbs):
 
     def restart(self) -> None:
         """Rebuild the object when a factory is known (else keep it: the runner resets it)."""
+        self._version = protocol.PROTOCOL_VERSION
         if self.factory is not None:
             self.obj = self.factory()
 

@@ -22,7 +22,7 @@ from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, open_engine
 from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.expectations import Expectations, Judgement, load_expectations
-from dominokit.conformance.protocol import PROTOCOL_VERSION
+from dominokit.conformance.protocol import PROTOCOL_VERSIONS
 from dominokit.conformance.report import format_outcome
 from dominokit.conformance.runner import (
     DEFAULT_EXAMPLES,
@@ -85,10 +85,11 @@ class _Session:
         except (EngineFailure, EngineRejected) as failure:
             self.close()
             raise pytest.UsageError(f"dominokit: the engine did not start: {failure}") from None
-        if self.ctx.hello.protocol != PROTOCOL_VERSION:
+        if self.ctx.hello.protocol not in PROTOCOL_VERSIONS:
             self.close()
             raise pytest.UsageError(f"dominokit: the engine speaks protocol "
-                                    f"{self.ctx.hello.protocol}, this suite {PROTOCOL_VERSION}")
+                                    f"{self.ctx.hello.protocol}, this suite "
+                                    f"{' or '.join(map(str, PROTOCOL_VERSIONS))}")
 
     def open(self) -> tuple[Engine, Context]:
         if self.engine is None:

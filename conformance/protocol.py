@@ -1,4 +1,4 @@
-"""Engine protocol v1: the command table, request builders, framing, and reply checking.
+"""Engine protocol 2 (and 1): the command table, request builders, framing, reply checking.
 
 Everything about the wire format lives here, apart from processes and pipes (``driver``) and
 serving (``server``), so that the driver, the server and the tests agree on one definition.
@@ -37,8 +37,21 @@ from dominokit.conformance.errors import (
 )
 from dominokit.spec.spec import registry, schema
 
-PROTOCOL_VERSION: Final = 1
-"""The protocol version this kit speaks; a breaking change to any message bumps it."""
+PROTOCOL_VERSION: Final = 2
+"""The newest protocol version, the one the kit asks for first; a breaking change to any
+message bumps it."""
+
+PROTOCOL_VERSIONS: Final = (1, 2)
+"""Every version the kit and the reference speak. A session of version 1 is exactly protocol 1:
+no capabilities in ``hello``, no ``undo``, so engines written for it keep passing."""
+
+CAPABILITIES: Final = ("undo",)
+"""The optional features an engine may declare in a protocol-2 ``hello`` (the schema's
+``capability``): ``undo`` takes back the last accepted ``apply`` of the current hand."""
+
+VERSION_COMMANDS: Final = {1: frozenset({"hello", "new_hand", "legal", "apply", "state",
+                                         "new_match", "next_hand", "match_state", "quit"})}
+"""The commands of each older version; a version not listed has every command."""
 
 SCHEMA_ID: Final = "https://dominokit.example/schema/protocol.schema.json"
 
@@ -191,13 +204,15 @@ COMMANDS: Final[Mapping[str, Command]] = {
         Command("new_match", ("variant", "options", "first_starter"), "match"),
         Command("next_hand", ("deal",), "state"),
         Command("match_state", (), "match"),
+        Command("undo", (), "state"),
         Command("quit", (), None),
     )
 }
 
 
 def request(seq: int, cmd: str, **fields: Any) -> JsonObject:
-    """A request object: ``{"seq": seq, "cmd": cmd, **fields}`` (``hello`` gets ``protocol``)."""
+    """A request object: ``{"seq": seq, "cmd": cmd, **fields}`` (``hello`` gets ``protocol``,
+    the newest version, unless the fields name one)."""
     if cmd not in COMMANDS:
         raise ValueError(f"unknown command {cmd!r}")
     message: JsonObject = {"seq": seq, "cmd": cmd}
@@ -207,9 +222,43 @@ def request(seq: int, cmd: str, **fields: Any) -> JsonObject:
     return message
 
 
-def hello_request(seq: int) -> JsonObject:
-    """The handshake request for protocol v1."""
-    return request(seq, "hello")
+def hello_request(seq: int, version: int = PROTOCOL_VERSION) -> JsonObject:
+    """The handshake request asking for protocol ``version``."""
+    return request(seq, "hello", protocol=version)
+
+
+def undo_request(seq: int) -> JsonObject:
+    """Take back the last accepted ``apply`` of the current hand (protocol 2, ``undo``)."""
+    return request(seq, "undo")
+
+
+def in_version(cmd: str, version: int) -> bool:
+    """Whether ``cmd`` is a command of protocol ``version`` (``undo`` is not one of 1's)."""
+    known = VERSION_COMMANDS.get(version)
+    return cmd in COMMANDS and (known is None or cmd in known)
+
+
+def hello_for(result: Mapping[str, Any], asked: object) -> JsonObject:
+    """An engine object's ``hello()`` result as the answer to a ``hello`` asking for ``asked``.
+
+    An object's result names the newest version it speaks; it speaks every older one too
+    (protocol 1 is protocol 2 without capabilities), so asked for an older version it answers
+    with that version and no capabilities. Asked for a version it does not speak, or one no
+    protocol has, it refuses: ``EngineRejected`` with ``unsupported``. The server and
+    ``driver.InProcessEngine`` both answer through this, so a ``python:`` engine object never
+    needs to know which version a session speaks.
+    """
+    newest = result.get("protocol")
+    if asked not in PROTOCOL_VERSIONS or not isinstance(newest, int) or \
+            isinstance(newest, bool) or not isinstance(asked, int) or asked > newest:
+        speaks = " and ".join(str(v) for v in PROTOCOL_VERSIONS
+                              if isinstance(newest, int) and v <= newest) or str(newest)
+        raise EngineRejected("unsupported", f"this engine speaks protocol {speaks}, not {asked}")
+    if asked == newest:
+        return dict(result)
+    older = {key: value for key, value in result.items() if key != "capabilities"}
+    older["protocol"] = asked
+    return older
 
 
 def new_hand_request(

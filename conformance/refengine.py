@@ -1,4 +1,4 @@
-"""The reference engine as a protocol object: the verbs of protocol v1 over dominokit.reference.
+"""The reference engine as a protocol object: the verbs of protocol 2 over dominokit.reference.
 
 This is the object the server serves (``dominokit engine``) and the oracle the runner compares
 other engines with, so it holds no rules of its own: it keeps the current hand (and match),
@@ -42,6 +42,9 @@ from dominokit.reference.errors import (
 
 ENGINE_NAME = "dominokit-reference"
 
+NOTHING_TO_UNDO = "nothing to undo"
+"""How the reference's refusal of an ``undo`` with nothing to take back begins."""
+
 class ReferenceEngine:
     """One engine session: either a standalone hand, or a match and its current hand.
 
@@ -52,11 +55,16 @@ class ReferenceEngine:
     Each verb checks its request in the contract's order (spec/protocol.md, "The order of the
     checks"): the deal's form, the variant, the options, the state, the deal's rules, then the
     action; a refusal changes nothing.
+
+    ``undo`` (protocol 2) takes back the current hand's applies one by one. States are
+    immutable values, so each accepted ``apply`` keeps the hand and match it replaced: undoing
+    is putting them back, match totals included, and costs nothing to record.
     """
 
     def __init__(self) -> None:
         self._hand: HandState | None = None
         self._match: MatchState | None = None
+        self._undo: list[tuple[HandState, MatchState | None]] = []
 
     def __repr__(self) -> str:
         return "ReferenceEngine()"
@@ -73,6 +81,7 @@ class ReferenceEngine:
             "name": ENGINE_NAME,
             "version": _version(),
             "protocol": PROTOCOL_VERSION,
+            "capabilities": ["undo"],
             "variants": variants,
         }
 
@@ -87,6 +96,7 @@ class ReferenceEngine:
             hand = new_hand(variant, parsed, dict(options))
         self._match = None
         self._hand = hand
+        self._undo.clear()
         return hand.to_json()
 
     def legal(self) -> list[str]:
@@ -99,6 +109,7 @@ class ReferenceEngine:
         with _refusals():
             parsed = Action.parse(action)
             after, events = apply_action(hand, parsed)
+        self._undo.append((hand, self._match))
         self._hand = after
         self._fold_result()
         return [event.to_json() for event in events]
@@ -106,6 +117,18 @@ class ReferenceEngine:
     def state(self) -> JsonObject:
         """The current hand's canonical state."""
         return self._current().to_json()
+
+    def undo(self) -> JsonObject:
+        """Take back the last accepted ``apply`` of the current hand, and with it what that
+        apply did to the match; returns the state before it. Nothing to take back (no hand,
+        or the hand at its first position) is ``bad_request``."""
+        if self._hand is None:
+            raise EngineRejected("bad_request", f"{NOTHING_TO_UNDO}: no hand in progress")
+        if not self._undo:
+            raise EngineRejected("bad_request", f"{NOTHING_TO_UNDO}: the current hand is at "
+                                 "its first position")
+        self._hand, self._match = self._undo.pop()
+        return self._hand.to_json()
 
     def new_match(
         self, variant: str, options: Mapping[str, Any], first_starter: int
@@ -117,6 +140,7 @@ class ReferenceEngine:
             match = new_match(variant, dict(options), first_starter)
         self._hand = None
         self._match = match
+        self._undo.clear()
         return match.to_json()
 
     def next_hand(self, deal: Mapping[str, Any]) -> JsonObject:
@@ -142,6 +166,7 @@ class ReferenceEngine:
         with _refusals():
             hand = start_hand(match, parsed)
         self._hand = hand
+        self._undo.clear()
         self._fold_result()
         return hand.to_json()
 

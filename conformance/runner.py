@@ -31,7 +31,7 @@ from dominokit.conformance.driver import Engine, Hello, open_engine
 from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.expectations import Expectations, load_expectations
-from dominokit.conformance.protocol import PROTOCOL_VERSION
+from dominokit.conformance.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from dominokit.conformance.report import CaseRecord, Report
 from dominokit.conformance.terminal import Terminal
 from dominokit.reference.errors import DominokitError
@@ -563,9 +563,9 @@ def _start(engine_spec: str | Engine | None, timeout: float, ctx: Context) -> En
     except (EngineFailure, EngineRejected) as failure:
         ctx.dead = f"the engine did not start: {failure}"
         return engine
-    if ctx.hello.protocol != PROTOCOL_VERSION:
+    if ctx.hello.protocol not in PROTOCOL_VERSIONS:
         ctx.dead = (f"the engine speaks protocol {ctx.hello.protocol}, "
-                    f"this suite protocol {PROTOCOL_VERSION}")
+                    f"this suite protocol {' or '.join(map(str, PROTOCOL_VERSIONS))}")
     return engine
 
 

@@ -1,4 +1,4 @@
-"""Serve an engine object over protocol v1 (JSON lines on stdin/stdout): ``dominokit engine``.
+"""Serve an engine object over the protocol (JSON lines on stdin/stdout): ``dominokit engine``.
 
 The server owns the framing and never lets bad input crash it: a line that is not a request
 gets an error reply (seq null when the seq cannot be read) and the loop goes on. Lines are read
@@ -8,6 +8,10 @@ before the schema, and every error message is capped, so no reply grows with its
 object owns the game; it answers through its verbs (see ``protocol.COMMANDS``) and refuses
 with ``EngineRejected``. Anything else it raises becomes an ``internal`` error reply, with the
 traceback on stderr, because stdout must carry replies only.
+
+The server keeps the session's protocol version: the newest until a ``hello`` settles it. In a
+protocol-1 session ``undo`` is an unknown command and ``hello`` carries no capabilities, so a
+protocol-1 session is exactly protocol 1 (``protocol.hello_for`` answers for the object).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from functools import cache
 from typing import IO, Any
 
 from dominokit.conformance import protocol
-from dominokit.conformance.errors import as_rejection
+from dominokit.conformance.errors import EngineRejected, as_rejection
 from dominokit.conformance.protocol import JsonObject
 from dominokit.spec.spec import schema
 
@@ -43,6 +47,7 @@ def run_engine_server(
         obj = ReferenceEngine()
     source = sys.stdin if stdin is None else stdin
     sink = sys.stdout if stdout is None else stdout
+    session = _Session()
     for line in _lines(source, protocol.MAX_REQUEST_LINE_BYTES):
         if isinstance(line, _Overlong):
             reply, done = _unreadable(f"line is over the limit of "
@@ -51,7 +56,7 @@ def run_engine_server(
         elif not line.strip():
             continue
         else:
-            reply, done = _answer(obj, line)
+            reply, done = _answer(obj, line, session)
         try:
             text = protocol.encode(_bounded(reply))
         except (TypeError, ValueError) as error:
@@ -66,6 +71,13 @@ def run_engine_server(
         if done:
             return 0
     return 0
+
+
+@dataclass
+class _Session:
+    """What the server remembers between requests: the protocol version ``hello`` settled."""
+
+    version: int = protocol.PROTOCOL_VERSION
 
 
 @dataclass(frozen=True)
@@ -114,7 +126,7 @@ def _bounded(reply: JsonObject) -> JsonObject:
     return {**reply, "error": {**error, "message": f"{message[:cut]}... ({more} more characters)"}}
 
 
-def _answer(obj: object, line: bytes | str) -> tuple[JsonObject, bool]:
+def _answer(obj: object, line: bytes | str, session: _Session) -> tuple[JsonObject, bool]:
     """The reply to one request line, and whether the server should stop after sending it.
 
     The order of the checks is the contract's (spec/protocol.md, "The order of the checks"):
@@ -128,21 +140,27 @@ def _answer(obj: object, line: bytes | str) -> tuple[JsonObject, bool]:
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         return _unreadable("it has no seq (a non-negative integer)"), False
     cmd = message.get("cmd")
-    if not isinstance(cmd, str) or cmd not in protocol.COMMANDS:
+    if not isinstance(cmd, str) or not protocol.in_version(cmd, session.version):
         return protocol.error_reply(seq, "unsupported", f"unknown command {cmd!r}"), False
     problem = _oversized(message) or protocol.request_problem(message)
     if problem is not None:
         return protocol.error_reply(seq, "bad_request", problem), False
     if cmd == "quit":
         return protocol.result_reply(seq, {}), True
-    if cmd == "hello" and message["protocol"] != protocol.PROTOCOL_VERSION:
+    if cmd == "hello" and message["protocol"] not in protocol.PROTOCOL_VERSIONS:
         return protocol.error_reply(
-            seq,
-            "unsupported",
-            f"this engine speaks protocol {protocol.PROTOCOL_VERSION}, "
-            f"not {message['protocol']}",
+            seq, "unsupported", f"this engine speaks protocol "
+            f"{' and '.join(map(str, protocol.PROTOCOL_VERSIONS))}, not {message['protocol']}",
         ), False
-    return _call(obj, seq, protocol.COMMANDS[cmd], message), False
+    reply = _call(obj, seq, protocol.COMMANDS[cmd], message)
+    if cmd == "hello" and "result" in reply:
+        try:
+            reply = protocol.result_reply(seq, protocol.hello_for(reply["result"],
+                                                                  message["protocol"]))
+        except EngineRejected as refusal:
+            return protocol.error_reply(seq, refusal.code, refusal.message), False
+        session.version = message["protocol"]
+    return reply, False
 
 
 def _oversized(message: JsonObject) -> str | None:

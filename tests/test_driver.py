@@ -98,7 +98,7 @@ def test_misbehaviour_is_named_and_restart_recovers(
         assert engine.pid is None and eventually_gone(pid), "a failed engine is killed"
         engine.restart()
         hello = engine.hello()
-        assert (hello.name, hello.protocol) == ("fake", 1)
+        assert (hello.name, hello.protocol) == ("fake", 2)
         assert engine.pid not in (None, pid)
 
 
@@ -344,7 +344,7 @@ def served() -> Any:
 
 def test_served_reference_says_hello(served: Engine) -> None:
     hello = served.hello()
-    assert hello.protocol == 1
+    assert (hello.protocol, hello.capabilities) == (2, ("undo",))
     assert sorted(hello.variants) == sorted(reference.variant_ids())
     for vid, options in hello.variants.items():
         spec = reference.load_variant(vid).options

@@ -40,9 +40,10 @@ def test_schema_is_valid_draft_2020_12_with_a_form_per_command() -> None:
             assert f"{cmd}_{form}" in schema["$defs"], f"{cmd}_{form}"
     assert schema["$defs"]["command"]["enum"] == list(protocol.COMMANDS)
     assert schema["$defs"]["error"]["properties"]["code"]["enum"] == list(protocol.ERROR_CODES)
-    assert schema["$defs"]["hello_result"]["properties"]["protocol"]["const"] == (
-        protocol.PROTOCOL_VERSION
-    )
+    assert schema["$defs"]["hello_result"]["properties"]["protocol"]["enum"] == list(
+        protocol.PROTOCOL_VERSIONS)
+    assert max(protocol.PROTOCOL_VERSIONS) == protocol.PROTOCOL_VERSION
+    assert schema["$defs"]["capability"]["enum"] == list(protocol.CAPABILITIES)
 
 
 def test_builders_make_schema_valid_requests() -> None:
@@ -56,12 +57,14 @@ def test_builders_make_schema_valid_requests() -> None:
         protocol.new_match_request(6, "poldomino", {}, 1),
         protocol.next_hand_request(7, {**deal, "starter": None}),
         protocol.match_state_request(8),
-        protocol.quit_request(9),
+        protocol.undo_request(9),
+        protocol.quit_request(10),
     ]
     assert [m["cmd"] for m in built] == list(protocol.COMMANDS)
     for message in built:
         assert protocol.request_problem(message) is None, message
-    assert built[0] == {"seq": 1, "cmd": "hello", "protocol": 1}
+    assert built[0] == {"seq": 1, "cmd": "hello", "protocol": 2}
+    assert protocol.hello_request(1, 1) == {"seq": 1, "cmd": "hello", "protocol": 1}
     assert protocol.encode(built[3]) == '{"seq":4,"cmd":"apply","action":"0-1"}\n'
 
 

@@ -76,6 +76,9 @@ class Shadowed:
     def match_state(self, *, expect: JsonObject | None = None) -> JsonObject:
         return self.engine.match_state(expect=_either(expect, self._expect("match_state")))
 
+    def undo(self, *, expect: JsonObject | None = None) -> JsonObject:
+        return self.engine.undo(expect=_either(expect, self._expect("undo")))
+
     def restart(self) -> None:
         self.engine.restart()
         self._shadow = ReferenceEngine()

@@ -12,10 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import PROTOCOL_VERSION, JsonObject
+from dominokit.conformance.protocol import JsonObject
 from dominokit.reference.errors import NotationError
 from dominokit.reference.notation import Action
 from dominokit.reference.tiles import Tile
+
+PEER_PROTOCOL = 1
+"""The adapters speak protocol 1 (no undo): the kit reaches them through its fallback."""
 
 VARIANT = "classic_block"
 OPTION = "blocked_payout"
@@ -70,7 +73,7 @@ class PeerEngine:
         return {
             "name": self.NAME,
             "version": self.VERSION,
-            "protocol": PROTOCOL_VERSION,
+            "protocol": PEER_PROTOCOL,
             "variants": {VARIANT: {"options": {OPTION: [self.PAYOUT]}}},
         }
 

@@ -38,7 +38,8 @@ def serve(
         if cmd == "hello":
             if on_hello is not None:
                 on_hello(seq)
-            reply({"seq": seq, "result": HELLO})
+            # No capability to declare, so the session may be of any version the kit asks for.
+            reply({"seq": seq, "result": {**HELLO, "protocol": request["protocol"]}})
         elif cmd == "legal":
             on_legal(seq)
         elif cmd == "quit":

@@ -26,7 +26,7 @@ def answer(engine: Any, line: str) -> Any:
     """Reply to one request line; returns the engine (made on first need)."""
     request = json.loads(line)
     if request.get("cmd") == "hello":
-        hello = {"name": "hang-after", "version": "0", "protocol": 1,
+        hello = {"name": "hang-after", "version": "0", "protocol": request["protocol"],
                  "variants": {v: {"options": {}} for v in VARIANTS}}
         sys.stdout.write(json.dumps({"seq": request["seq"], "result": hello}) + "\n")
         sys.stdout.flush()
