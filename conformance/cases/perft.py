@@ -5,9 +5,10 @@ opening, matching, parity, drawing, passing, the extra tile and the end conditio
 whose last action ends the hand counts but is not extended). Positions and expected counts live
 in ``conformance/perft/<variant>.yaml``; the counts come from an independent generator
 (``tests/test_perft_independent.py``), never from the reference. The walk is
-``traces.perft.Walker``; on a mismatch the count per first action is compared with the stored
-breakdown, and a perft trace (the deal, the prefix and the divided counts) is written as the
-repro, so ``dominokit trace replay`` re-runs just that count.
+``traces.perft.Walker``, by ``undo`` when the engine's ``hello`` declares it and by replaying
+from the deal otherwise (same counts either way); on a mismatch the count per first action is
+compared with the stored breakdown, and a perft trace (the deal, the prefix and the divided
+counts) is written as the repro, so ``dominokit trace replay`` re-runs just that count.
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import diff_text
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.runner import Case, Context, Outcome
-from dominokit.conformance.traces.perft import Refused, TooLarge, Walker, replay_budget
+from dominokit.conformance.traces.perft import (
+    Refused,
+    TooLarge,
+    UndoFailed,
+    Walker,
+    replay_budget,
+)
 from dominokit.reference.errors import DominokitError
 from dominokit.spec.yamldoc import load_yaml_data
 
@@ -58,8 +65,9 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
     depth, expected = count["depth"], count["count"]
     options = dict(entry.get("options") or {})
     prefix = list(entry.get("actions") or [])
+    undo = ctx.hello is not None and "undo" in ctx.hello.capabilities
     walker = Walker(engine, variant, options, entry["deal"], prefix,
-                    replay_budget(expected, depth, len(prefix)))
+                    replay_budget(expected, depth, len(prefix)), undo=undo)
     rules = tuple(entry["rules"])
     try:
         got = walker.count([], depth, here=False)
@@ -71,13 +79,15 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
         where = " ".join(refused.path) or "(the position itself)"
         return Outcome("failed", f"the engine refused {refused.action!r} after {where}: "
                        f"{refused.refusal}", rules=rules)
+    except UndoFailed as failed:
+        return Outcome("failed", f"perft({depth}): {failed}", rules=rules)
     if got == expected:
         return Outcome.passed(f"perft({depth}) = {got}")
     stored = count.get("divide")
     walker.played = 0
     try:
         breakdown = walker.divide(depth)
-    except (Refused, TooLarge):
+    except (Refused, TooLarge, UndoFailed):
         breakdown = {}
     repro = _write_repro(ctx, variant, entry, count)
     lines = [f"perft({depth}) = {got}, expected {expected} "
