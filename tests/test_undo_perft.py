@@ -16,6 +16,7 @@ from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Context, run_case
 from dominokit.conformance.traces.perft import TooLarge, UndoFailed, Walker
+from tests.engines.protocol_one import ProtocolOne
 
 JsonObject = dict[str, Any]
 
@@ -38,16 +39,6 @@ class Counting(ReferenceEngine):
     def undo(self) -> JsonObject:
         self.calls["undo"] += 1
         return super().undo()
-
-
-class ProtocolOne(ReferenceEngine):
-    """The reference as a protocol-1 engine: no capabilities, no undo."""
-
-    def hello(self) -> JsonObject:
-        result = {k: v for k, v in super().hello().items() if k != "capabilities"}
-        return {**result, "protocol": 1}
-
-    undo = None  # type: ignore[assignment]
 
 
 class ForgetsTheStock(ReferenceEngine):
