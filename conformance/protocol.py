@@ -404,6 +404,12 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, allow_nan=False, separators=(",", ":"))
 
 
+def canonical_json(value: Any) -> str:
+    """The text ``same_json`` compares: two values are the same JSON exactly when their texts
+    are equal (so a value compared many times need be written once)."""
+    return _canonical(value)
+
+
 def _seq_problem(got: object, expected: int, reply: Mapping[str, Any]) -> str:
     if "seq" not in reply:
         return f"reply has no seq (expected {expected}): {_shorten(encode(reply))}"
@@ -516,6 +522,13 @@ def _memo_key(message: object) -> str | None:
         return _canonical({**message, "seq": 0})
     except (TypeError, ValueError):
         return None
+
+
+def forget_valid() -> None:
+    """Forget every message remembered as valid, so the next checks run as in a fresh process
+    (for the benchmark, which must not time a walk whose replies it has already seen)."""
+    global _VALID
+    _VALID = _ValidMemo(VALID_MEMO_SIZE)
 
 
 @contextmanager

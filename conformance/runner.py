@@ -397,6 +397,8 @@ def run_suite(
     try:
         engine = _start(engine_spec, timeout, ctx)
         report.hello = ctx.hello
+        if ctx.hello is not None:  # the version the session settled on (2, or 1 on fallback)
+            report.protocol_version = ctx.hello.protocol
         if ctx.dead is not None:
             report.error = ctx.dead
             ctx.dead = NEVER_STARTED  # each case says so in short; the error says why, once
@@ -504,6 +506,8 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
     try:
         hello, dead = pool.hello()
         report.hello = hello
+        if hello is not None:  # the version the session settled on (2, or 1 on fallback)
+            report.protocol_version = hello.protocol
         if dead is not None:
             report.error = dead
             stop = NEVER_STARTED

@@ -251,6 +251,7 @@ STATE_ERRORS: dict[str, Callable[[str], tuple[str, str]]] = {
     "next-hand-after-match": _next_hand_after_match,
     "next-hand-starter-given": _next_hand_starter,
     "next-hand-wrong-sizes": _next_hand_sizes,
+    "undo-nothing-to-take-back": lambda v: _answer(ReferenceEngine().undo),
 }
 
 

@@ -1,9 +1,9 @@
 """Section 2: the protocol, request by request, against ``dominokit engine`` and an echo floor.
 
 One script of requests covers every verb: hello, a hand dealt and played out (new_hand,
-legal, apply, state), a match started and a hand of it (new_match, next_hand, match_state),
-and Pijanowski's opening (a ``legal`` of 2,772 actions). It is sent three ways, interleaved
-round by round:
+legal, apply, state; its last action undone and played again), a match started and a hand of
+it (new_match, next_hand, match_state), and Pijanowski's opening (a ``legal`` of 2,772
+actions). It is sent three ways, interleaved round by round:
 
 - **kit → engine**: the kit's driver (``SubprocessEngine``, the one ``conform`` uses, with
   the reference's answer as ``expect`` where the runner has one) against ``dominokit engine``;
@@ -61,6 +61,8 @@ def script(seed: int = 7) -> list[Request]:
             out.append(("apply", "apply", {"action": action}))
             out.append(("state", "state", {}))
             out.append(("legal", "legal", {}))
+        out.append(("undo", "undo", {}))  # protocol 2: take the last action back, replay it
+        out.append(("apply", "apply", {"action": action}))
     rules = oracle.rules_of("poldomino", {})
     out.append(("new_match", "new_match",
                 {"variant": "poldomino", "options": {}, "first_starter": 0}))

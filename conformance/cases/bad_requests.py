@@ -113,7 +113,7 @@ class MatchPosition:
 
 
 @cache
-def _match_hands(variant: str, seed: int, hands: int | None) -> MatchPosition:
+def match_hands(variant: str, seed: int, hands: int | None) -> MatchPosition:
     """``new_match`` then ``hands`` whole hands (None: until the match ends), each dealt and
     played on the reference by a seeded random policy. To end a match in few requests, each
     hand is the one of up to SHORTCUT_DEALS candidates that most favours player 0 (fewer where
@@ -316,7 +316,7 @@ def _bad_deals(variant: str, rules: Rules, seed: int, name: str) -> list[Probe]:
                              _requests_new_hand(variant, deal), standalone))
     in_a_match = MATCH_MUTATIONS[name](rules) if name in MATCH_MUTATIONS else []
     if in_a_match:
-        between = _match_hands(variant, seed, 1)
+        between = match_hands(variant, seed, 1)
         if between.finished:
             raise RuntimeError(f"{variant}: a match ended after its first hand")
         for mutation in in_a_match:
@@ -410,7 +410,7 @@ def _before_hand_ends(variant: str, rules: Rules, seed: int) -> list[Probe]:
 
 
 def _after_match(variant: str, rules: Rules, seed: int) -> list[Probe]:
-    ended = _match_hands(variant, seed, None)
+    ended = match_hands(variant, seed, None)
     deal = _match_deal(rules, ended.sizes, seed, "after-match")
     hands = sum(request.cmd == "next_hand" for request in ended.setup)
     return [Probe(f"next_hand after the match ended ({hands} hands played)",
@@ -477,6 +477,23 @@ def _keeps_state(variant: str, rules: Rules, seed: int) -> list[Probe]:
             for what, request in requests]
 
 
+def _nothing_to_undo(variant: str, rules: Rules, seed: int) -> list[Probe]:
+    """``undo`` where there is no ``apply`` to take back (protocol 2, engines declaring undo)."""
+    standalone = _hand_in_progress(variant, seed)
+    between = match_hands(variant, seed, 1)
+    deal = _match_deal(rules, between.sizes, seed, "undo")
+    undo = Request("undo")
+    return [
+        Probe("undo in a match before its first hand", undo,
+              (Request("new_match", {"variant": variant, "options": {}, "first_starter": 0}),)),
+        Probe("undo right after new_hand", undo, standalone[:1]),
+        Probe("undo once more after taking back the hand's only apply", undo,
+              (*standalone[:2], undo)),
+        Probe("undo right after next_hand (the last hand's applies are not the new hand's)",
+              undo, (*between.setup, Request("next_hand", {"deal": deal}))),
+    ]
+
+
 Builder = Callable[[str, Rules, int], list[Probe]]
 
 BUILDERS: dict[str, Builder] = {
@@ -491,8 +508,12 @@ BUILDERS: dict[str, Builder] = {
     "non-canonical-action": _non_canonical,
     "not-json": _not_json,
     "refusal-keeps-state": _keeps_state,
+    "undo-nothing-to-take-back": _nothing_to_undo,
 }
 """Every request case by name (``requests/<variant>/<name>``), in the order they run."""
+
+NEEDS_UNDO = frozenset({"undo-nothing-to-take-back"})
+"""Cases that apply only to an engine declaring the ``undo`` capability in ``hello``."""
 
 
 def applies(variant: str, name: str) -> bool:

@@ -10,6 +10,12 @@ fails a probe when it accepts the request, answers another error code, or cites 
 where a rule is required (``illegal_action``, and a deal refused under a rule); a message is
 free text. Then ``state`` and ``match_state`` must answer exactly as they did before the bad
 request (a refusal changes nothing, not even an error code).
+
+Two cases are about ``undo`` (protocol 2) and apply only to an engine whose ``hello`` declares
+it: ``undo-nothing-to-take-back`` (the probes above), and ``undo-takes-back-a-hand-end``, which
+plays a match's first hand to its end, takes every action back and plays the last one again:
+each ``undo`` must answer with the state the engine reported at that position, and ``legal``,
+``match_state`` (the match totals) and the replayed ``apply`` must answer as they did there.
 """
 
 from __future__ import annotations
@@ -25,13 +31,17 @@ from typing import Any, Protocol
 from dominokit.conformance.cases import Params, oracle
 from dominokit.conformance.cases.bad_requests import (
     BUILDERS,
+    NEEDS_UNDO,
+    MatchPosition,
     Probe,
     Request,
     applies,
+    match_hands,
     option_values,
     short,
 )
 from dominokit.conformance.cases.compare import diff_text, same, unique
+from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.driver import Engine, RawLines
 from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.refengine import ReferenceEngine
@@ -57,6 +67,7 @@ class Verbs(Protocol):
                   ) -> JsonObject: ...
     def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
     def match_state(self) -> JsonObject: ...
+    def undo(self) -> JsonObject: ...
 
 
 _VERBS: dict[str, Callable[[Verbs, Mapping[str, Any]], Any]] = {
@@ -68,6 +79,7 @@ _VERBS: dict[str, Callable[[Verbs, Mapping[str, Any]], Any]] = {
                                           f["first_starter"]),
     "next_hand": lambda e, f: e.next_hand(dict(f["deal"])),
     "match_state": lambda e, f: e.match_state(),
+    "undo": lambda e, f: e.undo(),
 }
 
 
@@ -139,8 +151,12 @@ def _error_code(reply: Mapping[str, Any]) -> str | None:
     code = error.get("code") if isinstance(error, dict) else None
     return code if isinstance(code, str) else None
 
+UNDO_HAND_END = "undo-takes-back-a-hand-end"
+"""The case that takes back a match's first hand, its last action first (see the module)."""
+UNDO_CASES = frozenset({*NEEDS_UNDO, UNDO_HAND_END})
+"""The cases about ``undo``: only for engines that declare it."""
 PROTOCOL_ONLY = frozenset({"unsupported-variant", "unsupported-option", "no-hand", "no-match",
-                           "not-json"})
+                           "not-json", *UNDO_CASES})
 """Cases about the protocol alone: no rule of the book decides their answer."""
 PROTOCOL_RULE = "R-ALL-03"
 """What the protocol-only cases list: the ruling that a hand is a replay of explicit data,
@@ -184,11 +200,25 @@ def cases(variant: str, params: Params) -> list[Case]:
         out.append(Case(id=f"requests/{variant}/{name}", kind="requests", variant=variant,
                         body=partial(_run, variant, name, params.seed, covered), rules=covered,
                         description=f"bad requests ({name}) are refused and change nothing"))
+    out.append(Case(id=f"requests/{variant}/{UNDO_HAND_END}", kind="requests", variant=variant,
+                    body=partial(_run_undo, variant, params.seed), rules=(PROTOCOL_RULE,),
+                    description="undo takes back a match's hand action by action, the action "
+                    "that ended it first, match totals included"))
     return out
+
+
+def _without_undo(ctx: Context) -> Outcome | None:
+    """Not applicable unless the engine's ``hello`` declared ``undo``."""
+    if ctx.hello is not None and "undo" in ctx.hello.capabilities:
+        return None
+    return Outcome.not_applicable("the engine does not declare the undo capability in hello "
+                                  "(protocol 2)")
 
 
 def _run(variant: str, name: str, seed: int, covered: tuple[str, ...], engine: Engine,
          ctx: Context) -> Outcome:
+    if name in NEEDS_UNDO and (skip := _without_undo(ctx)) is not None:
+        return skip
     built = probes(variant, name, seed)
     raw = any(isinstance(p.request, bytes) for p in built)
     if raw and not (isinstance(engine, RawLines) and engine.reads_its_own_lines):
@@ -249,3 +279,68 @@ def _judge(probe: Probe, got: Mapping[str, Any]) -> str | None:
         return (f"the engine refused {probe.what} citing {got.get('rule')!r}, expected "
                 f"{want.get('rule')!r}")
     return None
+
+
+def _run_undo(variant: str, seed: int, engine: Engine, ctx: Context) -> Outcome:
+    """Play a match's first hand to its end, then take it back and check every answer against
+    the engine's own answers at the same position (see the module)."""
+    if (skip := _without_undo(ctx)) is not None:
+        return skip
+    position: MatchPosition = match_hands(variant, seed, 1)
+    start, *actions = [r for r in position.setup if r.cmd in ("next_hand", "apply")]
+    fail = partial(_undo_failure, variant)
+    shadowed = Shadowed(engine)
+    match = position.setup[0].fields
+    shadowed.new_match(variant, dict(match["options"]), match["first_starter"])
+    dealt = shadowed.next_hand(dict(start.fields["deal"]))
+    states, legals = [dealt], [sorted(shadowed.legal())]
+    before = shadowed.match_state()
+    events: list[JsonObject] = []
+    for request in actions:
+        events = shadowed.apply(request.fields["action"])
+        states.append(shadowed.state())
+        legals.append(sorted(shadowed.legal()))
+    after = shadowed.match_state()
+    if same(after, before):
+        return Outcome("errored", f"{variant}: the seeded hand did not change the match",
+                       failure_kind="kit")
+    last = actions[-1].fields["action"]
+    checks: list[tuple[str, Callable[[], Any], Any]] = [
+        (f"undo of the hand-ending {last!r}", shadowed.undo, states[-2]),
+        (f"state after the undo of {last!r}", shadowed.state, states[-2]),
+        (f"legal after the undo of {last!r}", lambda: sorted(shadowed.legal()), legals[-2]),
+        (f"match_state after the undo of {last!r} (the hand's result taken out again)",
+         shadowed.match_state, before),
+        (f"apply {last!r} again", lambda: shadowed.apply(last), events),
+        (f"match_state after {last!r} again", shadowed.match_state, after),
+    ]
+    for index in range(len(actions), 0, -1):
+        action = actions[index - 1].fields["action"]
+        checks.append((f"undo of {action!r} (action {index} of the hand)", shadowed.undo,
+                       states[index - 1]))
+    checks += [(f"legal after taking back all {len(actions)} actions",
+                lambda: sorted(shadowed.legal()), legals[0]),
+               ("match_state after taking back the whole hand", shadowed.match_state, before)]
+    for what, ask, want in checks:
+        try:
+            got = ask()
+        except EngineRejected as refusal:
+            return fail(what, want, {"error": refusal.code, "message": refusal.message})
+        if not same(got, want):
+            return fail(what, want, got)
+    try:
+        extra = shadowed.undo()
+    except EngineRejected as refusal:
+        if refusal.code == "bad_request":
+            return Outcome.passed(f"{len(actions)} actions taken back and the last replayed")
+        return fail("one undo more than the hand's actions", {"error": "bad_request"},
+                    {"error": refusal.code})
+    return fail("one undo more than the hand's actions", {"error": "bad_request"},
+                {"accepted": extra})
+
+
+def _undo_failure(variant: str, what: str, want: Any, got: Any) -> Outcome:
+    return Outcome("failed", f"{what}: the engine answered otherwise than it did at that "
+                   "position", expected=want, got=got,
+                   diff=diff_text(want, got, what, "the engine at that position"),
+                   rules=(PROTOCOL_RULE,))

@@ -215,6 +215,8 @@ def collect_vectors(variant: str, *, examples: int, seed: int = 0) -> Collected:
     collected = Collected()
     with tempfile.TemporaryDirectory(prefix="dominokit-export-") as scratch:
         for case in collect([variant], examples=examples, seed=seed):
+            if case.id.rsplit("/", 1)[-1] in request_cases.UNDO_CASES:
+                continue  # vectors hold protocol-1 requests only (no engine must know undo)
             if case.kind == "perft":
                 _perft(case, collected)
             elif case.kind == "requests":

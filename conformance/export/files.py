@@ -19,7 +19,7 @@ from typing import Any, Final
 
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.export.build import KINDS, Collected, collect_vectors
-from dominokit.conformance.protocol import PROTOCOL_VERSION
+from dominokit.conformance.protocol import PROTOCOL_VERSIONS
 from dominokit.conformance.runner import SUITE_VERSION, ConformanceError
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX
 from dominokit.reference import variant_ids
@@ -36,6 +36,9 @@ every option set without making the bundled files large; ``--examples`` asks for
 
 DEFAULT_SEED: Final = 0
 MANIFEST: Final = "manifest.json"
+VECTORS_PROTOCOL: Final = min(PROTOCOL_VERSIONS)
+"""The vectors hold requests of protocol 1 only (the cases about ``undo`` are not exported),
+so an engine of either version can replay them."""
 
 
 def spec_version() -> int:
@@ -71,7 +74,7 @@ def render(variants: Sequence[str], examples: int, seed: int = DEFAULT_SEED
                             "vectors": len(vectors), "rules": rules,
                             "sha256": hashlib.sha256(data).hexdigest()})
     manifest = {"format": "dominokit-vectors/manifest", "format_version": FORMAT_VERSION,
-                "suite_version": SUITE_VERSION, "protocol_version": PROTOCOL_VERSION,
+                "suite_version": SUITE_VERSION, "protocol_version": VECTORS_PROTOCOL,
                 "spec_version": spec_version(), "examples": examples, "seed": seed,
                 "legal_list_max": LEGAL_LIST_MAX, "variants": list(variants),
                 "files": entries}

@@ -8,7 +8,8 @@ played), and fail with the same messages; only the undo walk can also find a wro
 
 Its check is the cheapest honest one: at each position it expands, the walk asks ``state``
 once, and every ``undo`` back to that position must return exactly that state (the same JSON).
-The driver is given that state as the expected answer, so an equal reply needs no schema check.
+The driver is given that state as the expected answer, so an equal reply needs no schema check
+(the perft cases also shadow the engine with the reference, so ``state`` needs none either).
 
 The same walker serves the perft cases (``cases/perft.py``) and perft traces (``kind: perft``,
 the repro a failing perft case writes): a trace's expected counts are compared first action by
@@ -21,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import JsonObject, same_json
+from dominokit.conformance.protocol import JsonObject, canonical_json, same_json
 from dominokit.conformance.traces.model import Mismatch, Trace
 from dominokit.conformance.traces.replay import EngineLike
 from dominokit.spec import spec
@@ -110,16 +111,16 @@ class Walker:
             raise Refused(path, action, refusal) from None
         return any(event.get("type") == "end" for event in events)
 
-    def take_back(self, path: list[str], action: str, before: JsonObject) -> None:
+    def take_back(self, path: list[str], action: str, before: JsonObject, text: str) -> None:
         """Undo ``action`` (played after ``path``); the engine must answer with ``before``,
-        the state it reported at ``path``."""
+        the state it reported at ``path`` (``text``: its canonical JSON, made once)."""
         try:
             got = cast(UndoEngine, self.engine).undo(expect=before)
         except EngineRejected as refusal:
             rule = f" ({refusal.rule})" if refusal.rule else ""
             raise UndoFailed(path, action, f"was refused: {refusal.code}: "
                              f"{refusal.message}{rule}") from None
-        if not same_json(got, before):
+        if got != before or canonical_json(got) != text:  # != first: cheap, and never wrong
             raise UndoFailed(path, action, "returned another state than the engine's state "
                              f"at that position ({_differing(before, got)} differ)")
 
@@ -132,6 +133,7 @@ class Walker:
         if depth == 1:
             return len(legal)
         before = self.engine.state() if self.undo else None
+        text = "" if before is None else canonical_json(before)
         total = 0
         at_path = True
         for action in legal:
@@ -141,13 +143,14 @@ class Walker:
             ended = self.apply(path, action)
             total += 1 if ended else self.count([*path, action], depth - 1, here=True)
             if before is not None:
-                self.take_back(path, action, before)
+                self.take_back(path, action, before, text)
         return total
 
     def divide(self, depth: int) -> dict[str, int]:
         """The count of sequences of ``depth`` actions per first action."""
         self.reach([])
         before = self.engine.state() if self.undo else None
+        text = "" if before is None else canonical_json(before)
         out: dict[str, int] = {}
         for index, action in enumerate(sorted(set(self.engine.legal()))):
             if index and before is None:
@@ -155,7 +158,7 @@ class Walker:
             ended = self.apply([], action)
             out[action] = 1 if depth == 1 or ended else self.count([action], depth - 1, True)
             if before is not None:
-                self.take_back([], action, before)
+                self.take_back([], action, before, text)
         return out
 
 

@@ -62,6 +62,12 @@ class Broken(ReferenceEngine):
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
+    def hello(self) -> JsonObject:
+        """The reference's hello without ``undo``: many engines here set the hand without the
+        reference's ``apply``, so an undo would be a second bug. The kit walks them by replay;
+        the undo engines (``tests/broken/undo.py``) declare it."""
+        return {k: v for k, v in super().hello().items() if k != "capabilities"}
+
     def _set_hand(self, hand: HandState, match_before: MatchState | None) -> None:
         """Make ``hand`` current; a match takes its result instead of the one it folded."""
         self._hand = hand
