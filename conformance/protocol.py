@@ -76,7 +76,7 @@ MAX_REPLY_LINE_BYTES: Final = 64 * 1024 * 1024
 
 MAX_NESTING_DEPTH: Final = 32
 """The deepest nesting of arrays and objects in a message (the top-level object is depth 1).
-The deepest message of protocol v1 is a board state, at depth 6; a deeper line is refused
+The deepest message of the protocol is a board state, at depth 6; a deeper line is refused
 before it is parsed, so no reader of the protocol needs unbounded recursion."""
 
 
@@ -124,7 +124,7 @@ def nesting_depth(text: str) -> int:
     parser could reach).
 
     Every reply the kit reads is measured, so the common case runs in C: each round deletes
-    the innermost bracket pairs, and a message of protocol v1 takes at most six rounds. Text
+    the innermost bracket pairs, and a message of the protocol takes at most six rounds. Text
     with many brackets, or still nested after ``MAX_NESTING_DEPTH + 1`` rounds, is counted
     bracket by bracket.
     """

@@ -185,7 +185,7 @@ def _oversized(message: JsonObject) -> str | None:
 
 @dataclass(frozen=True)
 class RequestLimits:
-    """Size limits of protocol v1 requests, as the schemas state them (``maxItems`` of a
+    """Size limits of protocol requests, as the schemas state them (``maxItems`` of a
     deal's tile lists, ``maxProperties`` of ``options``)."""
 
     tiles: int

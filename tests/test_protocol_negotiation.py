@@ -128,3 +128,23 @@ def test_an_engine_of_protocol_1_passes_the_perft_cases_by_replay(tmp_path: Path
     assert report.hello is not None and report.hello.protocol == 1
     outcomes = [r.outcome for r in report.records]
     assert len(outcomes) == 15 and {o.status for o in outcomes} == {"passed"}, outcomes
+
+
+def test_a_python_engine_with_an_undo_method_is_served_with_it() -> None:
+    from dominokit.conformance.cases import perft as perft_cases
+    from dominokit.conformance.driver import open_engine
+
+    deal = perft_cases.positions("poldomino")[0]["deal"]
+    engine = open_engine("python:dominokit.conformance.refengine:ReferenceEngine", 30)
+    try:
+        hello = engine.hello()
+        assert (hello.protocol, hello.capabilities) == (2, ("undo",))
+        dealt = engine.new_hand("poldomino", {}, deal)
+        first = engine.legal()[0]
+        engine.apply(first)
+        assert engine.undo() == dealt == engine.state()
+        with pytest.raises(EngineRejected) as refused:
+            engine.undo()
+        assert refused.value.code == "bad_request"
+    finally:
+        engine.close()

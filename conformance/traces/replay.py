@@ -1,10 +1,11 @@
 """Replay a trace against any engine through the protocol verbs, listing every difference.
 
 The same function checks the reference in-process and any other engine over the driver, so
-it only uses the verbs of protocol v1 (new_hand, legal, apply, state, new_match, next_hand,
-match_state). A difference is a ``Mismatch`` naming the file line of the step that diverged.
-A match trace is checked after every hand that states the match, so a wrong total is reported
-at the hand that made it; a perft trace is counted through the same verbs (``traces.perft``).
+it only uses the verbs every engine has, those of protocol 1 (new_hand, legal, apply, state,
+new_match, next_hand, match_state). A difference is a ``Mismatch`` naming the file line of the
+step that diverged. A match trace is checked after every hand that states the match, so a
+wrong total is reported at the hand that made it; a perft trace is counted through the same
+verbs (``traces.perft``).
 """
 
 from __future__ import annotations
