@@ -53,6 +53,7 @@ def _hand_answers(variant: str, options: JsonObject, seed: int) -> Iterator[tupl
     policies = (oracle.uniform, oracle.eager, oracle.by_kind)
     played = oracle.play_deal(variant, options, deal, policies[seed % 3], random.Random(seed))
     yield "new_hand", played.states[0].to_json()
+    yield "undo", played.states[0].to_json()  # an undo answers with a state, as state does
     for state, events in zip(played.states[1:], played.events, strict=True):
         yield "apply", [e.to_json() for e in events]
         yield "state", state.to_json()
@@ -93,7 +94,7 @@ def test_every_reference_answer_fits_its_reply_form() -> None:
             reply = {"seq": 1, "result": {key: answer}}
             assert protocol.problem(reply, f"{cmd}_reply") is None, (variant, cmd, answer)
             kinds.add((variant, cmd))
-    commands = {"new_hand", "apply", "state", "new_match", "next_hand", "match_state"}
+    commands = {"new_hand", "apply", "state", "undo", "new_match", "next_hand", "match_state"}
     assert {cmd for _, cmd in kinds} == commands
     assert len(kinds) == 4 * len(commands)
 
