@@ -613,6 +613,7 @@ class InProcessEngine(_Verbs):
         self.factory = factory
         self._seq = 0
         self._version = protocol.PROTOCOL_VERSION
+        self._capabilities: frozenset[str] | None = None
 
     def __repr__(self) -> str:
         return f"InProcessEngine({self.obj!r})"
@@ -629,7 +630,7 @@ class InProcessEngine(_Verbs):
         command = protocol.COMMANDS[cmd]
         if cmd == "quit":
             return {}
-        if not protocol.in_version(cmd, self._version):
+        if not protocol.known_command(cmd, self._version, self._capabilities):
             raise EngineRejected("unsupported", f"unknown command {cmd!r}")
         verb = getattr(self.obj, cmd, None)
         if not callable(verb):
@@ -657,6 +658,7 @@ class InProcessEngine(_Verbs):
                 try:  # the object names its newest version; the session, the one asked
                     reply["result"] = protocol.hello_for(result, fields["protocol"])
                     self._version = fields["protocol"]
+                    self._capabilities = protocol.declared(reply["result"])
                 except EngineRejected as refusal:
                     reply = protocol.error_reply(seq, refusal.code, refusal.message)
         try:
@@ -667,7 +669,7 @@ class InProcessEngine(_Verbs):
 
     def restart(self) -> None:
         """Rebuild the object when a factory is known (else keep it: the runner resets it)."""
-        self._version = protocol.PROTOCOL_VERSION
+        self._version, self._capabilities = protocol.PROTOCOL_VERSION, None
         if self.factory is not None:
             self.obj = self.factory()
 

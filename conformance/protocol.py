@@ -238,6 +238,28 @@ def in_version(cmd: str, version: int) -> bool:
     return cmd in COMMANDS and (known is None or cmd in known)
 
 
+NEEDS_CAPABILITY: Final = {"undo": "undo"}
+"""The capability each optional command needs: an engine that does not declare it does not
+know the command."""
+
+
+def known_command(cmd: str, version: int, capabilities: frozenset[str] | None) -> bool:
+    """Whether a session of ``version`` whose ``hello`` declared ``capabilities`` (None: no
+    ``hello`` answered yet, so the engine's own verbs decide) has the command ``cmd``."""
+    needs = NEEDS_CAPABILITY.get(cmd)
+    return in_version(cmd, version) and (
+        needs is None or capabilities is None or needs in capabilities)
+
+
+def declared(result: Mapping[str, Any]) -> frozenset[str]:
+    """The capabilities a ``hello`` result lists (the strings of its list; none if it has no
+    list: the reply check, not the server, judges its form)."""
+    listed = result.get("capabilities")
+    if not isinstance(listed, list):
+        return frozenset()
+    return frozenset(item for item in listed if isinstance(item, str))
+
+
 def hello_for(result: Mapping[str, Any], asked: object) -> JsonObject:
     """An engine object's ``hello()`` result as the answer to a ``hello`` asking for ``asked``.
 

@@ -76,9 +76,14 @@ def _stamp(moment: datetime | None) -> str | None:
 
 
 def hello_json(hello: Hello) -> dict[str, Any]:
-    """An engine's hello as JSON (as it answered it)."""
-    return {"name": hello.name, "version": hello.version, "protocol": hello.protocol,
-            "variants": {vid: {"options": opts} for vid, opts in hello.variants.items()}}
+    """An engine's hello as JSON (as it answered it: ``capabilities`` only when it listed
+    some, as a protocol-1 engine never does)."""
+    out: dict[str, Any] = {"name": hello.name, "version": hello.version,
+                           "protocol": hello.protocol}
+    if hello.capabilities:
+        out["capabilities"] = list(hello.capabilities)
+    out["variants"] = {vid: {"options": opts} for vid, opts in hello.variants.items()}
+    return out
 
 
 @dataclass

@@ -11,7 +11,8 @@ traceback on stderr, because stdout must carry replies only.
 
 The server keeps the session's protocol version: the newest until a ``hello`` settles it. In a
 protocol-1 session ``undo`` is an unknown command and ``hello`` carries no capabilities, so a
-protocol-1 session is exactly protocol 1 (``protocol.hello_for`` answers for the object).
+protocol-1 session is exactly protocol 1 (``protocol.hello_for`` answers for the object); in a
+protocol-2 session ``undo`` is unknown unless the object's ``hello`` declared it.
 """
 
 from __future__ import annotations
@@ -75,9 +76,11 @@ def run_engine_server(
 
 @dataclass
 class _Session:
-    """What the server remembers between requests: the protocol version ``hello`` settled."""
+    """What the server remembers between requests: the protocol version ``hello`` settled,
+    and the capabilities it declared (None before a ``hello``: the object's verbs decide)."""
 
     version: int = protocol.PROTOCOL_VERSION
+    capabilities: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,8 @@ def _answer(obj: object, line: bytes | str, session: _Session) -> tuple[JsonObje
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         return _unreadable("it has no seq (a non-negative integer)"), False
     cmd = message.get("cmd")
-    if not isinstance(cmd, str) or not protocol.in_version(cmd, session.version):
+    if not isinstance(cmd, str) or not protocol.known_command(cmd, session.version,
+                                                              session.capabilities):
         return protocol.error_reply(seq, "unsupported", f"unknown command {cmd!r}"), False
     problem = _oversized(message) or protocol.request_problem(message)
     if problem is not None:
@@ -160,6 +164,7 @@ def _answer(obj: object, line: bytes | str, session: _Session) -> tuple[JsonObje
         except EngineRejected as refusal:
             return protocol.error_reply(seq, refusal.code, refusal.message), False
         session.version = message["protocol"]
+        session.capabilities = protocol.declared(reply["result"])
     return reply, False
 
 

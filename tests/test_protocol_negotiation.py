@@ -148,3 +148,21 @@ def test_a_python_engine_with_an_undo_method_is_served_with_it() -> None:
         assert refused.value.code == "bad_request"
     finally:
         engine.close()
+
+
+class Undeclared(ReferenceEngine):
+    """Protocol 2 with an ``undo`` method but no capability declared in ``hello``."""
+
+    def hello(self) -> dict[str, Any]:
+        return {k: v for k, v in super().hello().items() if k != "capabilities"}
+
+
+def test_undo_is_unknown_to_an_engine_that_does_not_declare_it() -> None:
+    hello, undo = _serve([_hello(1, 2), {"seq": 2, "cmd": "undo"}], Undeclared())
+    assert hello["result"]["protocol"] == 2 and "capabilities" not in hello["result"]
+    assert undo["error"] == {"code": "unsupported", "message": "unknown command 'undo'"}
+    engine = InProcessEngine(Undeclared())
+    assert engine.hello().capabilities == ()
+    with pytest.raises(EngineRejected) as refused:
+        engine.undo()
+    assert refused.value.code == "unsupported"
