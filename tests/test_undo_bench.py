@@ -25,11 +25,11 @@ def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 def test_every_count_is_timed_three_ways(section: dict[str, Any]) -> None:
     assert (section["name"], section["order"]) == ("perft", 2)
     labels = {f["label"] for f in section["figures"]}
-    assert len(section["figures"]) == 3 * len(perft.COUNTS)
-    for count in perft.COUNTS:
+    assert len(section["figures"]) == 3 * len(perft.counts())
+    for count in perft.counts():
         assert {f"{count.variant} {count.position} perft({count.quick_depth}): {way}"
                 for way in perft.WAYS} <= labels
-    assert {count.variant for count in perft.COUNTS} >= {
+    assert {count.variant for count in perft.counts()} >= {
         "classic_block", "poldomino", "szczerbak", "progressive", "pijanowski"}
     for figure in section["figures"]:
         assert figure["unit"] == "nodes/s" and 0 < figure["min"] <= figure["max"]
@@ -37,16 +37,16 @@ def test_every_count_is_timed_three_ways(section: dict[str, Any]) -> None:
 
 def test_the_undo_ratio_carries_issue_10s_target(section: dict[str, Any]) -> None:
     targets = {r["label"]: r["target"] for r in section["ratios"]}
-    assert len(targets) == 3 * len(perft.COUNTS)
+    assert len(targets) == 3 * len(perft.counts())
     undo = [label for label in targets if label.endswith("protocol with undo / in-process")]
-    assert len(undo) == len(perft.COUNTS)
+    assert len(undo) == len(perft.counts())
     assert all(targets[label] == pytest.approx(1 / 3) for label in undo)
 
 
 def test_the_in_process_walk_counts_the_stored_counts() -> None:
     from dominokit.conformance.cases import perft as perft_cases
 
-    for count in perft.COUNTS:
+    for count in perft.counts():
         entry = next(p for p in perft_cases.positions(count.variant)
                      if p["name"] == count.position)
         stored = {c["depth"]: c["count"] for c in entry["perft"]}

@@ -1,7 +1,8 @@
 """Section 2, perft: counting perft positions through the protocol against counting in-process.
 
-One stored perft count per chain game and one Pijanowski count (``conformance/perft/``) is
-counted three ways, interleaved round by round:
+One stored perft count per bundled game (``conformance/perft/``: the largest of at most
+``MOST`` sequences, so the board game's is a Pijanowski count) is counted three ways,
+interleaved round by round:
 
 - **in-process**: the reference's own functions walk the tree (``new_hand``,
   ``legal_actions``, ``apply_action`` on immutable states, so no undo is needed): the floor;
@@ -45,7 +46,15 @@ from dominokit.conformance.driver import (
 from dominokit.conformance.protocol import JsonObject
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import Walker
-from dominokit.reference import Action, Deal, HandState, apply_action, legal_actions, new_hand
+from dominokit.reference import (
+    Action,
+    Deal,
+    HandState,
+    apply_action,
+    legal_actions,
+    new_hand,
+    variant_ids,
+)
 
 TARGET = 1 / 3
 """Least ratio of nodes/s through the protocol (with undo) to in-process (issue 10: <= 3x)."""
@@ -64,14 +73,24 @@ class Count:
     """A smaller depth of the same position for ``--quick`` (only the mechanics are shown)."""
 
 
-COUNTS = (
-    Count("classic_block", "start", 4, 2),
-    Count("poldomino", "start", 4, 2),
-    Count("szczerbak", "widow-faces-1", 5, 2),
-    Count("progressive", "start-14", 3, 2),
-    Count("pijanowski", "double-blank-corner", 2, 1),
-)
-"""Counts of a few hundred sequences each: long enough to time, short enough to repeat."""
+MOST = 1000
+"""The largest stored count a run times: long enough to time, short enough to repeat."""
+
+
+def counts() -> list[Count]:
+    """One count per bundled game: its largest stored count of at most ``MOST`` sequences
+    (ties: the first position in the file); under ``--quick`` the same position at depth 2,
+    or 1 where it stores no count at 2."""
+    out = []
+    for variant in variant_ids():
+        stored = [(c["count"], -i, entry["name"], c["depth"], {d["depth"] for d in entry["perft"]})
+                  for i, entry in enumerate(perft_cases.positions(variant))
+                  for c in entry["perft"] if c["count"] <= MOST]
+        if not stored:
+            continue
+        _, _, name, depth, depths = max(stored)
+        out.append(Count(variant, name, depth, 2 if 2 in depths else min(depths)))
+    return out
 
 
 class WithoutUndo(ReferenceEngine):
@@ -150,7 +169,7 @@ def run(quick: bool, out: Out) -> SectionResult:
     try:
         if "undo" not in undo.hello().capabilities or replay.hello().protocol != 1:
             raise RuntimeError("the engines did not declare what this section needs")
-        for count in COUNTS:
+        for count in counts():
             entry = next(p for p in perft_cases.positions(count.variant)
                          if p["name"] == count.position)
             depth = count.quick_depth if quick else count.depth
