@@ -16,13 +16,16 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, Literal
 
+from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, Hello
 from dominokit.conformance.runner import Case, Context, Outcome, run_case
 
@@ -47,10 +50,32 @@ def available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+def worker_count(requested: int | Literal["auto"], cases: int) -> int:
+    """How many workers a run of ``cases`` cases uses for ``--workers requested``.
+
+    ``auto`` (the command's default) is one worker per usable CPU, never more than there are
+    cases, and 1 where workers cannot be forked: a default that always works. A number is
+    taken as given (more workers than cases start no idle engines: ``run_suite`` caps them).
+    """
+    if requested != settings.AUTO:
+        return requested
+    if not available():
+        return 1
+    return max(1, min(settings.usable_cpus(), cases))
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """A worker told to stop (``Pool.close``) unwinds as on Ctrl-C, closing its engine; a
+    second signal must not cut that short."""
+    signal.signal(signum, signal.SIG_IGN)
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
     """A worker's life: open the engine, report the hello, run cases until told to stop."""
     ctx = Context(report_dir)
     engine: Engine | None = None
+    signal.signal(signal.SIGTERM, _stop)
     try:
         engine = start(ctx)
         conn.send(("hello", ctx.hello, ctx.dead))
@@ -149,12 +174,21 @@ class Pool:
         self._busy.pop(conn, None)
         conn.close()
 
-    def close(self) -> None:
-        """Tell every worker to stop, wait for them to close their engines, then kill the
-        ones still running. Never raises."""
+    def close(self, *, now: bool = False) -> None:
+        """Tell every worker to stop and wait for them to close their engines. A worker still
+        in a case after STOP_GRACE seconds (at once when ``now``: the run was interrupted) is
+        sent SIGTERM, on which it closes its engine and every process the engine started;
+        one that still runs after another STOP_GRACE is killed. Never raises."""
         for conn in self._conns:
             with contextlib.suppress(OSError):
                 conn.send(None)
+        deadline = time.monotonic() + (0.0 if now else STOP_GRACE)
+        for proc in self._procs:
+            proc.join(max(0.0, deadline - time.monotonic()))
+        for proc in self._procs:
+            if proc.is_alive():
+                with contextlib.suppress(OSError):
+                    proc.terminate()
         deadline = time.monotonic() + STOP_GRACE
         for proc in self._procs:
             proc.join(max(0.0, deadline - time.monotonic()))

@@ -539,7 +539,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
         report.interrupted = True
         raise
     finally:
-        pool.close()
+        pool.close(now=report.interrupted)
         report.finish([case.id for case in cases])
         lines.close()
         _write_reports(report, *paths)
@@ -621,6 +621,9 @@ def run_conform(args: argparse.Namespace) -> int:
         for case in cases:
             print(case.id)
         return ExitStatus.OK
+    from dominokit.conformance.parallel import worker_count
+
+    workers = worker_count(getattr(args, "workers", 1), len(cases))
     try:
         report = run_suite(
             args.engine,
@@ -641,7 +644,7 @@ def run_conform(args: argparse.Namespace) -> int:
             max_engine_failures=getattr(args, "max_engine_failures",
                                         DEFAULT_MAX_ENGINE_FAILURES),
             maxfail=getattr(args, "maxfail", 0),
-            workers=getattr(args, "workers", 1),
+            workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
         )
     except KeyboardInterrupt:
