@@ -10,7 +10,8 @@ round by round:
 - **kit → echo**: the same driver against an echo process that answers each request with
   the reply the engine gave it (recorded first), parsed and written with the server's own
   functions (``protocol.parse_message``, ``protocol.encode``): the kit's cost alone;
-- **floor**: a bare client (write the line, read a line, ``json.loads``) against the echo.
+- **floor**: a bare client (serialize the request, write the line, read a line,
+  ``json.loads``) against the echo.
 
 Figures are requests per second of wall time (a round trip is waiting, not CPU). The ratio
 "kit → echo over floor" is the target's: what the kit adds to a request, at most 1.5x the
@@ -106,7 +107,9 @@ def kit_round(engine: SubprocessEngine, requests: Sequence[Request],
 
 
 class BareClient:
-    """The floor: write a request line, read a reply line, parse it; nothing else."""
+    """The floor: write a request line, read a reply line, parse it; nothing else. The
+    request is serialized inside the timing, as the driver's is: the same serializer on both
+    sides, so the ratio is what the driver adds to the work any client does."""
 
     def __init__(self, argv: Sequence[str]) -> None:
         self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -119,8 +122,8 @@ class BareClient:
         assert stdin is not None and stdout is not None
         for label, cmd, fields in requests:
             self.seq += 1
-            line = protocol.encode(protocol.request(self.seq, cmd, **fields)).encode("ascii")
             began = time.perf_counter()
+            line = protocol.encode(protocol.request(self.seq, cmd, **fields)).encode("ascii")
             stdin.write(line)
             stdin.flush()
             json.loads(stdout.readline())
