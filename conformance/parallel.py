@@ -18,6 +18,7 @@ import contextlib
 import multiprocessing
 import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
@@ -99,6 +100,47 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
             with contextlib.suppress(Exception):
                 engine.close()
         conn.close()
+
+
+class Schedule:
+    """Which case an idle worker runs next: the cases of one kind and variant stay together.
+
+    The cases of one kind and variant share what the kind computes once per process (the
+    hands every invariant case checks, the positions the rejection cases try), so a worker
+    keeps to the group it started, in the suite's order, and takes the first group no worker
+    has started once its own is done; with none left, it helps the group with the most cases
+    still to run. Outcomes do not depend on the worker (each case is run as in a serial run),
+    and the parent records them in the suite's order whatever order they finish in.
+    """
+
+    def __init__(self, case_ids: Sequence[str]) -> None:
+        self._groups: dict[str, deque[int]] = {}
+        for index, case_id in enumerate(case_ids):
+            self._groups.setdefault(group_of(case_id), deque()).append(index)
+        self._unstarted = deque(self._groups)
+        self._current: dict[object, str] = {}
+
+    def next_for(self, worker: object) -> int | None:
+        """The index of the next case for ``worker``; None when every case has been given."""
+        group = self._current.get(worker)
+        if group is None or not self._groups[group]:
+            if self._unstarted:
+                group = self._unstarted.popleft()
+            else:
+                group = max(self._groups, key=lambda g: len(self._groups[g]))
+                if not self._groups[group]:
+                    return None
+            self._current[worker] = group
+        return self._groups[group].popleft()
+
+    def __bool__(self) -> bool:
+        """Whether any case is still to be given."""
+        return any(self._groups.values())
+
+
+def group_of(case_id: str) -> str:
+    """The group of a case id: its kind and variant (``invariants/poldomino``)."""
+    return "/".join(case_id.split("/", 2)[:2])
 
 
 class Pool:

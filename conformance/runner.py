@@ -499,7 +499,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
     terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
     done: dict[int, parallel.Finished] = {}
     recorded = 0
-    dispatched = 0
+    schedule = parallel.Schedule([case.id for case in cases])
     stop: str | None = None
     try:
         hello, dead = pool.hello()
@@ -517,10 +517,10 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
                     continue
             else:
                 for conn in pool.idle():
-                    if dispatched < len(cases):
-                        terminal.start(recorded, cases[dispatched].id)
-                        pool.send(conn, dispatched)
-                        dispatched += 1
+                    index = schedule.next_for(conn)
+                    if index is not None:
+                        terminal.start(recorded, cases[index].id)
+                        pool.send(conn, index)
             if pool.running():
                 for finished in pool.results():
                     done[finished.index] = finished

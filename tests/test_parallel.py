@@ -184,3 +184,37 @@ def test_bad_workers_are_a_usage_error_naming_the_option(
     assert main(["conform", "-j", value, "--list"]) == ExitStatus.USAGE_ERROR
     error = capsys.readouterr().err
     assert "-j/--workers" in error and "auto" in error
+
+
+# ------------------------------------------------ which worker runs which case
+
+
+def test_a_worker_keeps_to_its_kind_and_variant_then_helps_the_largest_group() -> None:
+    ids = ["golden/a/1", "golden/a/2", "golden/a/3", "golden/b/1",
+           "invariants/a/x", "invariants/a/y", "invariants/a/z", "invariants/a/w"]
+    schedule = parallel.Schedule(ids)
+    given = []
+    for worker in ("A", "B", "B", "A", "B", "A", "A", "B", "B", "A", "A"):
+        index = schedule.next_for(worker)
+        given.append((worker, None if index is None else ids[index]))
+    assert given == [
+        ("A", "golden/a/1"), ("B", "golden/b/1"),   # B starts the next group
+        ("B", "invariants/a/x"),                     # its own done: the next group
+        ("A", "golden/a/2"), ("B", "invariants/a/y"),
+        ("A", "golden/a/3"),
+        ("A", "invariants/a/z"),                     # nothing unstarted: help the largest
+        ("B", "invariants/a/w"),
+        ("B", None), ("A", None), ("A", None),
+    ]
+    assert not schedule
+
+
+def test_every_case_is_given_once() -> None:
+    ids = [case.id for case in selection()]
+    schedule = parallel.Schedule(ids)
+    given: list[int] = []
+    worker = 0
+    while (index := schedule.next_for(worker % 3)) is not None:
+        given.append(index)
+        worker += 1
+    assert sorted(given) == list(range(len(ids)))
