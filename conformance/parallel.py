@@ -3,8 +3,9 @@
 Each worker is a forked copy of the runner holding the collected cases; it opens its own
 engine, says ``hello`` and then runs the cases it is sent, one at a time, with ``run_case``
 exactly as a serial run does (its own ``Context``: restarts, memo). The parent hands the
-next case to whichever worker is free, in the suite's order, and records the outcomes back
-in that order, so the report is the serial run's, case for case: a limit (``--maxfail``,
+next case to whichever worker is free, keeping each kind and variant with one worker where it
+can (``Schedule``), and records the outcomes back in the suite's order, so the report is the
+serial run's, case for case: a limit (``--maxfail``,
 engine failures in a row) that a serial run would have hit turns the later outcomes into
 ``not_run`` with the same reason, even when a worker had already run them.
 
