@@ -106,9 +106,11 @@ def _add_conform(commands: Any) -> None:
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
     select.add_argument(
-        "-j", "--workers", type=settings.argument_type(settings.at_least_one), default=1,
-        metavar="N", help="run cases in N worker processes, each with its own engine; the "
-        "report is a serial run's, case for case (default 1)",
+        "-j", "--workers", type=settings.argument_type(settings.workers),
+        default=settings.AUTO, metavar="N",
+        help="run cases in N worker processes, each with its own engine; the report is a "
+        "serial run's, case for case. auto: one per usable CPU, at most one per case; 1: the "
+        "serial run, for an engine that cannot run twice at once (default auto)",
     )
     limits = conform.add_argument_group("limits (the cases not run are reported as not_run)")
     limits.add_argument(

@@ -3,8 +3,9 @@
 Each worker is a forked copy of the runner holding the collected cases; it opens its own
 engine, says ``hello`` and then runs the cases it is sent, one at a time, with ``run_case``
 exactly as a serial run does (its own ``Context``: restarts, memo). The parent hands the
-next case to whichever worker is free, in the suite's order, and records the outcomes back
-in that order, so the report is the serial run's, case for case: a limit (``--maxfail``,
+next case to whichever worker is free, keeping each kind and variant with one worker where it
+can (``Schedule``), and records the outcomes back in the suite's order, so the report is the
+serial run's, case for case: a limit (``--maxfail``,
 engine failures in a row) that a serial run would have hit turns the later outcomes into
 ``not_run`` with the same reason, even when a worker had already run them.
 
@@ -16,13 +17,17 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import signal
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, Literal
 
+from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, Hello
 from dominokit.conformance.runner import Case, Context, Outcome, run_case
 
@@ -47,10 +52,32 @@ def available() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
+def worker_count(requested: int | Literal["auto"], cases: int) -> int:
+    """How many workers a run of ``cases`` cases uses for ``--workers requested``.
+
+    ``auto`` (the command's default) is one worker per usable CPU, never more than there are
+    cases, and 1 where workers cannot be forked: a default that always works. A number is
+    taken as given (more workers than cases start no idle engines: ``run_suite`` caps them).
+    """
+    if requested != settings.AUTO:
+        return requested
+    if not available():
+        return 1
+    return max(1, min(settings.usable_cpus(), cases))
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    """A worker told to stop (``Pool.close``) unwinds as on Ctrl-C, closing its engine; a
+    second signal must not cut that short."""
+    signal.signal(signum, signal.SIG_IGN)
+    raise KeyboardInterrupt(signal.Signals(signum).name)
+
+
 def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
     """A worker's life: open the engine, report the hello, run cases until told to stop."""
     ctx = Context(report_dir)
     engine: Engine | None = None
+    signal.signal(signal.SIGTERM, _stop)
     try:
         engine = start(ctx)
         conn.send(("hello", ctx.hello, ctx.dead))
@@ -74,6 +101,47 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
             with contextlib.suppress(Exception):
                 engine.close()
         conn.close()
+
+
+class Schedule:
+    """Which case an idle worker runs next: the cases of one kind and variant stay together.
+
+    The cases of one kind and variant share what the kind computes once per process (the
+    hands every invariant case checks, the positions the rejection cases try), so a worker
+    keeps to the group it started, in the suite's order, and takes the first group no worker
+    has started once its own is done; with none left, it helps the group with the most cases
+    still to run. Outcomes do not depend on the worker (each case is run as in a serial run),
+    and the parent records them in the suite's order whatever order they finish in.
+    """
+
+    def __init__(self, case_ids: Sequence[str]) -> None:
+        self._groups: dict[str, deque[int]] = {}
+        for index, case_id in enumerate(case_ids):
+            self._groups.setdefault(group_of(case_id), deque()).append(index)
+        self._unstarted = deque(self._groups)
+        self._current: dict[object, str] = {}
+
+    def next_for(self, worker: object) -> int | None:
+        """The index of the next case for ``worker``; None when every case has been given."""
+        group = self._current.get(worker)
+        if group is None or not self._groups[group]:
+            if self._unstarted:
+                group = self._unstarted.popleft()
+            else:
+                group = max(self._groups, key=lambda g: len(self._groups[g]))
+                if not self._groups[group]:
+                    return None
+            self._current[worker] = group
+        return self._groups[group].popleft()
+
+    def __bool__(self) -> bool:
+        """Whether any case is still to be given."""
+        return any(self._groups.values())
+
+
+def group_of(case_id: str) -> str:
+    """The group of a case id: its kind and variant (``invariants/poldomino``)."""
+    return "/".join(case_id.split("/", 2)[:2])
 
 
 class Pool:
@@ -149,12 +217,21 @@ class Pool:
         self._busy.pop(conn, None)
         conn.close()
 
-    def close(self) -> None:
-        """Tell every worker to stop, wait for them to close their engines, then kill the
-        ones still running. Never raises."""
+    def close(self, *, now: bool = False) -> None:
+        """Tell every worker to stop and wait for them to close their engines. A worker still
+        in a case after STOP_GRACE seconds (at once when ``now``: the run was interrupted) is
+        sent SIGTERM, on which it closes its engine and every process the engine started;
+        one that still runs after another STOP_GRACE is killed. Never raises."""
         for conn in self._conns:
             with contextlib.suppress(OSError):
                 conn.send(None)
+        deadline = time.monotonic() + (0.0 if now else STOP_GRACE)
+        for proc in self._procs:
+            proc.join(max(0.0, deadline - time.monotonic()))
+        for proc in self._procs:
+            if proc.is_alive():
+                with contextlib.suppress(OSError):
+                    proc.terminate()
         deadline = time.monotonic() + STOP_GRACE
         for proc in self._procs:
             proc.join(max(0.0, deadline - time.monotonic()))

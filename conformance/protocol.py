@@ -6,10 +6,12 @@ The JSON Schema ``spec/schema/protocol.schema.json`` is the contract: every repl
 against the form of the command it answers, and a reply that does not fit is a
 ``ProtocolViolation`` whose message names the offending field.
 
-The generic validator costs milliseconds per state, so three shortcuts give the same verdicts
-for less: a reply whose result equals the reference's own (schema-valid) answer for it is valid
-by that equality; a message already found valid, but for its seq, is not checked again; and a
-``legal`` list is checked by a direct reading of its form. Anything a shortcut is not sure of
+The generic validator costs milliseconds per state, so four shortcuts give the same verdicts
+for less: a reply line that is, byte for byte, the line the reference's own answer makes
+(``expected_line``) is neither guarded nor checked again; a reply whose result equals the
+reference's own (schema-valid) answer for it is valid by that equality; a message already
+found valid, but for its seq, is not checked again; and a ``legal`` list is checked by a
+direct reading of its form. Anything a shortcut is not sure of
 goes through the full validator, which also words every problem.
 """
 
@@ -346,7 +348,12 @@ def encode(message: Mapping[str, Any]) -> str:
     """One message as one line of strict JSON (ASCII only, so no encoding can mangle it; no
     NaN, which JSON lacks), ending in a newline. ValueError or TypeError for what JSON cannot
     carry."""
-    return json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":")) + "\n"
+    return _ENCODER.encode(message) + "\n"
+
+
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+"""The one encoder of every message: ``json.dumps`` with these settings would build a new one
+per call, which cost more than encoding a short message."""
 
 
 def decode_reply_line(line: bytes) -> JsonObject:
@@ -412,6 +419,27 @@ def answers_as_expected(reply: object, cmd: str, expect: Any) -> bool:
     if type(seq) is not int or seq < 0 or type(result) is not dict or result.keys() != {key}:
         return False
     return same_json(result[key], expect)
+
+
+def expected_line(cmd: str, seq: int, expect: Any) -> bytes | None:
+    """The line ``encode`` writes for a reply to request ``seq`` (a ``cmd``) whose result is
+    ``expect``, the reference's own answer; None when there is none to compare with.
+
+    An engine that writes its replies as the reference server does sends exactly this line
+    when it answers as expected. A line equal to it byte for byte is a message already known
+    to be good: one object with unique keys, ASCII, nested no deeper than the reference's
+    answer, with the seq asked for and a result equal to ``expect``, which fits the reply form
+    (see ``answers_as_expected``). The caller then needs neither ``parse_message``'s guards nor
+    the reply check: both would pass (tests/test_reply_shortcuts.py). Any other line, equal in
+    JSON or not, takes the usual way.
+    """
+    key = COMMANDS[cmd].result_key
+    if key is None or expect is None or not _shortcuts_on:
+        return None
+    try:
+        return encode({"seq": seq, "result": {key: expect}}).encode("ascii")
+    except (TypeError, ValueError):
+        return None
 
 
 def same_json(a: Any, b: Any) -> bool:

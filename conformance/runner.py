@@ -501,7 +501,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
     terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
     done: dict[int, parallel.Finished] = {}
     recorded = 0
-    dispatched = 0
+    schedule = parallel.Schedule([case.id for case in cases])
     stop: str | None = None
     try:
         hello, dead = pool.hello()
@@ -521,10 +521,10 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
                     continue
             else:
                 for conn in pool.idle():
-                    if dispatched < len(cases):
-                        terminal.start(recorded, cases[dispatched].id)
-                        pool.send(conn, dispatched)
-                        dispatched += 1
+                    index = schedule.next_for(conn)
+                    if index is not None:
+                        terminal.start(recorded, cases[index].id)
+                        pool.send(conn, index)
             if pool.running():
                 for finished in pool.results():
                     done[finished.index] = finished
@@ -543,7 +543,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
         report.interrupted = True
         raise
     finally:
-        pool.close()
+        pool.close(now=report.interrupted)
         report.finish([case.id for case in cases])
         lines.close()
         _write_reports(report, *paths)
@@ -625,6 +625,9 @@ def run_conform(args: argparse.Namespace) -> int:
         for case in cases:
             print(case.id)
         return ExitStatus.OK
+    from dominokit.conformance.parallel import worker_count
+
+    workers = worker_count(getattr(args, "workers", 1), len(cases))
     try:
         report = run_suite(
             args.engine,
@@ -645,7 +648,7 @@ def run_conform(args: argparse.Namespace) -> int:
             max_engine_failures=getattr(args, "max_engine_failures",
                                         DEFAULT_MAX_ENGINE_FAILURES),
             maxfail=getattr(args, "maxfail", 0),
-            workers=getattr(args, "workers", 1),
+            workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
         )
     except KeyboardInterrupt:

@@ -9,11 +9,12 @@ Each check raises ``SettingError`` with a message that reads after ``--option VA
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, Literal
 
 from dominokit.reference.errors import DominokitError
 
@@ -96,3 +97,28 @@ def argument_type(check: Callable[[str], object]) -> Callable[[str], Any]:
 def at_least_one(text: str) -> int:
     """A count of at least 1 (``--examples``)."""
     return count(text, 1)
+
+
+AUTO: Final = "auto"
+"""The ``--workers`` value that means one worker per usable CPU (``usable_cpus``)."""
+
+
+def workers(text: str) -> int | Literal["auto"]:
+    """``--workers``: ``auto`` or a count of at least 1 (``1``: the serial run)."""
+    if text.strip().lower() == AUTO:
+        return AUTO
+    try:
+        return count(text, 1)
+    except SettingError:
+        raise SettingError(f"{text!r} is neither {AUTO!r} nor a whole number of at least 1"
+                           ) from None
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: its affinity mask where the platform has one (a
+    container or ``taskset`` may allow fewer than the machine has), else the machine's."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return max(1, os.cpu_count() or 1)

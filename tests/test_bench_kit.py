@@ -33,18 +33,19 @@ def _section(report: dict[str, Any], name: str) -> dict[str, Any]:
     return found
 
 
-def test_the_protocol_section_times_every_verb_three_ways(report: dict[str, Any]) -> None:
+def test_the_protocol_section_times_every_verb_four_ways(report: dict[str, Any]) -> None:
     section = _section(report, "protocol")
     assert section["order"] == 2
     labels = {figure["label"] for figure in section["figures"]}
     verbs = [cmd for cmd in COMMANDS if cmd != "quit"] + [protocol.PIJANOWSKI_OPENING]
     for verb in verbs:
-        for way in ("kit → engine", "kit → echo", "floor"):
+        for way in ("kit → engine", "kit → echo", "floor", protocol.SESSION_FLOOR):
             assert f"{verb}: {way}" in labels
     assert all(figure["median"] > 0 for figure in section["figures"])
     assert {r["label"] for r in section["ratios"]} == {
         f"{verb}: {what}" for verb in verbs
-        for what in ("kit → echo over floor", "kit → engine over kit → echo")}
+        for what in ("kit → echo over floor", "kit → engine over kit → echo",
+                     f"kit → echo over {protocol.SESSION_FLOOR}")}
 
 
 def test_the_opening_has_the_counted_legal_set() -> None:

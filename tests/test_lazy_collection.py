@@ -6,6 +6,10 @@ with every check), nor run the reference for kinds the glob cannot select.
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 import pytest
 
 from dominokit.conformance import cases as kinds
@@ -58,13 +62,28 @@ def test_may_match_never_drops_a_kind_the_glob_can_select(glob: str | None, pref
 
 def test_only_collects_the_kinds_it_can_select(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[str] = []
-    real = kinds._registry
+    real = kinds._collector
 
-    def registry() -> dict[str, kinds.Collector]:
-        return {kind: (lambda v, p, k=kind, f=collector: asked.append(f"{k}/{v}") or f(v, p))
-                for kind, collector in real().items()}
+    def collector(kind: str) -> kinds.Collector:
+        found = real(kind)
+        return lambda v, p: asked.append(f"{kind}/{v}") or found(v, p)
 
-    monkeypatch.setattr(kinds, "_registry", registry)
+    monkeypatch.setattr(kinds, "_collector", collector)
     selected = collect_cases(None, "perft/poldomino/*")
     assert asked == ["perft/poldomino"]
     assert selected and all(case.id.startswith("perft/poldomino/") for case in selected)
+
+
+def test_a_kind_not_selected_is_not_even_imported() -> None:
+    # a fresh interpreter: this one has imported every kind already
+    script = ("import sys\n"
+              "from dominokit.conformance.runner import collect_cases\n"
+              "assert collect_cases(None, 'perft/poldomino/*')\n"
+              "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
+              "             if m.startswith('dominokit.conformance.cases.')))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = set(ast.literal_eval(out))
+    assert "perft" in loaded
+    assert not loaded & {"differential", "requests", "golden", "invariants", "rejection",
+                         "match"}, loaded

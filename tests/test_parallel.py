@@ -7,6 +7,7 @@ passing, failing and not-applicable cases alike, of several kinds.
 from __future__ import annotations
 
 import io
+import json
 import os
 import re
 from functools import cache
@@ -16,7 +17,9 @@ from typing import Any
 
 import pytest
 
+from dominokit.conformance import parallel, settings
 from dominokit.conformance.cli import main
+from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.report import Report
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 
@@ -105,3 +108,113 @@ def test_xdist_gives_the_serial_verdicts(pytester: pytest.Pytester,
             if record.kind in ("golden", "perft")}
     assert set(want.values()) == {"PASSED", "FAILED"}
     assert got == want
+
+
+# ------------------------------------------------------------- the default: -j auto
+
+
+def _report_records(path: Path) -> list[dict[str, Any]]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    for record in data["cases"]:
+        del record["seconds"]
+    return list(data["cases"])
+
+
+def test_the_default_runs_one_worker_per_usable_cpu_with_the_serial_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    started: list[int] = []
+    real_pool = parallel.Pool
+
+    def counting_pool(cases: Any, start: Any, report_dir: Path, workers: int) -> Any:
+        started.append(workers)
+        return real_pool(cases, start, report_dir, workers)
+
+    monkeypatch.setattr(settings, "usable_cpus", lambda: 2)
+    monkeypatch.setattr(parallel, "Pool", counting_pool)
+    common = ["conform", "--engine", BROKEN, "--variant", "szczerbak", "--examples", "2",
+              "--only", "[gp]*", "--report-dir", str(tmp_path / "report"), "--color", "never"]
+    assert main([*common, "--json", str(tmp_path / "default.json")]) == ExitStatus.FAILED
+    assert started == [2]  # no -j: the two usable CPUs, each a worker
+    assert main([*common, "-j", "1", "--json", str(tmp_path / "serial.json")]) \
+        == ExitStatus.FAILED
+    assert started == [2]  # -j 1: the serial run, no pool
+    capsys.readouterr()
+    serial = _report_records(tmp_path / "serial.json")
+    assert {record["status"] for record in serial} >= {"passed", "failed"}
+    assert _report_records(tmp_path / "default.json") == serial
+
+
+@pytest.mark.parametrize(("requested", "cpus", "cases", "workers"), [
+    ("auto", 2, 299, 2),   # one per usable CPU
+    ("auto", 8, 3, 3),     # never more than the cases selected
+    ("auto", 1, 299, 1),   # one CPU: the serial run
+    (3, 2, 299, 3),        # a number is taken as given
+    (1, 8, 299, 1),
+])
+def test_worker_count(requested: int | str, cpus: int, cases: int, workers: int,
+                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(settings, "usable_cpus", lambda: cpus)
+    assert parallel.worker_count(requested, cases) == workers  # type: ignore[arg-type]
+
+
+def test_auto_is_one_worker_where_workers_cannot_be_forked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "available", lambda: False)
+    assert parallel.worker_count("auto", 299) == 1
+
+
+def test_usable_cpus_follow_the_affinity_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert settings.usable_cpus() == 3
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert settings.usable_cpus() == 1
+
+
+@pytest.mark.parametrize(("value", "parsed"), [("auto", "auto"), ("AUTO", "auto"), ("1", 1),
+                                               ("4", 4)])
+def test_workers_values(value: str, parsed: int | str) -> None:
+    assert settings.workers(value) == parsed
+
+
+@pytest.mark.parametrize("value", ["0", "-2", "two", "", "1.5"])
+def test_bad_workers_are_a_usage_error_naming_the_option(
+        value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["conform", "-j", value, "--list"]) == ExitStatus.USAGE_ERROR
+    error = capsys.readouterr().err
+    assert "-j/--workers" in error and "auto" in error
+
+
+# ------------------------------------------------ which worker runs which case
+
+
+def test_a_worker_keeps_to_its_kind_and_variant_then_helps_the_largest_group() -> None:
+    ids = ["golden/a/1", "golden/a/2", "golden/a/3", "golden/b/1",
+           "invariants/a/x", "invariants/a/y", "invariants/a/z", "invariants/a/w"]
+    schedule = parallel.Schedule(ids)
+    given = []
+    for worker in ("A", "B", "B", "A", "B", "A", "A", "B", "B", "A", "A"):
+        index = schedule.next_for(worker)
+        given.append((worker, None if index is None else ids[index]))
+    assert given == [
+        ("A", "golden/a/1"), ("B", "golden/b/1"),   # B starts the next group
+        ("B", "invariants/a/x"),                     # its own done: the next group
+        ("A", "golden/a/2"), ("B", "invariants/a/y"),
+        ("A", "golden/a/3"),
+        ("A", "invariants/a/z"),                     # nothing unstarted: help the largest
+        ("B", "invariants/a/w"),
+        ("B", None), ("A", None), ("A", None),
+    ]
+    assert not schedule
+
+
+def test_every_case_is_given_once() -> None:
+    ids = [case.id for case in selection()]
+    schedule = parallel.Schedule(ids)
+    given: list[int] = []
+    worker = 0
+    while (index := schedule.next_for(worker % 3)) is not None:
+        given.append(index)
+        worker += 1
+    assert sorted(given) == list(range(len(ids)))

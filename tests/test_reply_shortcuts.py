@@ -21,7 +21,12 @@ import pytest
 
 from dominokit.conformance import protocol
 from dominokit.conformance.cases import oracle
-from dominokit.conformance.driver import InProcessEngine, ProtocolViolation
+from dominokit.conformance.driver import (
+    InProcessEngine,
+    MalformedReply,
+    ProtocolViolation,
+    _result,
+)
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, collect_cases, run_suite
 from dominokit.reference import finish_hand, new_match, random_deal, start_hand
@@ -294,3 +299,61 @@ def test_cases_end_the_same_with_and_without_shortcuts(
     if status == "errored":
         assert all(o[1] == "errored" and o[5] == "protocol" and "$.result.state.turn.extra"
                    in o[2] for o in fast), fast
+
+
+# ----------------------------------------------- the line the expected answer makes
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
+    """The lines ``parse_message`` (the guarded reader) is run on, in order."""
+    seen: list[bytes] = []
+    guarded = protocol.parse_message
+
+    def counting(line: str | bytes, max_bytes: int) -> JsonObject:
+        seen.append(line if isinstance(line, bytes) else line.encode())
+        return guarded(line, max_bytes)
+
+    monkeypatch.setattr(protocol, "parse_message", counting)
+    yield seen
+
+
+def test_the_very_line_of_the_expected_answer_is_neither_guarded_nor_checked(
+        validations: list[str], parsed: list[bytes]) -> None:
+    reply, state = _state_reply()
+    line = protocol.encode(reply).encode("ascii")
+    assert line == protocol.expected_line("state", 7, state)
+    result = _result(line, "state", 7, state)
+    assert result == {"state": state} and result["state"] is not state  # a copy, not the same
+    assert parsed == [] and validations == []
+
+
+def test_the_same_json_in_other_words_is_read_the_usual_way(
+        validations: list[str], parsed: list[bytes]) -> None:
+    reply, state = _state_reply()
+    reordered = {"result": {"state": dict(reversed(list(state.items())))}, "seq": 7}
+    line = protocol.encode(reordered).encode("ascii")
+    assert _result(line, "state", 7, state) == {"state": state}
+    assert parsed == [line] and validations == []  # guarded; valid by JSON equality
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (lambda text: text.replace(b'"extra":false', b'"extra":0'), r"\$\.result\.state\.turn"),
+    (lambda text: text.replace(b'{"seq":7,', b'{"seq":7,"seq":7,'), "duplicate key"),
+    (lambda text: text.replace(b'"seq":7', b'"seq":6'), "seq 6 arrived while waiting for "
+                                                         "seq 7"),
+])
+def test_any_other_line_is_judged_as_before(edit: Any, problem: str) -> None:
+    reply, state = _state_reply()
+    line = edit(protocol.encode(reply).encode("ascii"))
+    assert line != protocol.encode(reply).encode("ascii")
+    with pytest.raises((ProtocolViolation, MalformedReply), match=problem):
+        _result(line, "state", 7, state)
+
+
+def test_no_expected_line_without_an_answer_or_under_full_validation() -> None:
+    _, state = _state_reply()
+    assert protocol.expected_line("hello", 1, {"name": "x"}) is None  # no single result field
+    assert protocol.expected_line("state", 1, None) is None
+    with protocol.full_validation():
+        assert protocol.expected_line("state", 1, state) is None

@@ -1,7 +1,8 @@
 """Section 4: the whole default ``dominokit conform`` against the reference, serial and parallel.
 
 Each contender is the command itself run as a child process, as a user runs it: ``-j 1``,
-``-j 2`` and ``-j N`` (N the machine's CPUs, when more than 2), interleaved round by round.
+``-j 2`` and ``-j N`` (N the CPUs this process may use, what the default ``-j auto`` takes, when
+more than 2), interleaved round by round.
 Per run: wall time, CPU time (the command, its workers and their engines: every process it
 waits for) and the peak memory of the largest of those processes. The kit's share is taken
 from a serial in-process run against the reference whose verbs are timed: whatever is not
@@ -27,6 +28,7 @@ from dominokit.conformance.bench.registry import Figure, Out, Section, SectionRe
 from dominokit.conformance.bench.timing import figure, ratio
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.settings import usable_cpus
 
 WALL_TARGET = 20.0
 """Seconds the default conform against the reference may take on two cores (issue 10)."""
@@ -105,7 +107,7 @@ def kit_share(quick: bool) -> tuple[float, float]:
 def run(quick: bool, out: Out) -> SectionResult:
     """Time the command with 1, 2 and N workers, interleaved; then the in-process share."""
     rounds = 1 if quick else 3  # quick: one run each shows the mechanics work
-    cpus = os.cpu_count() or 1
+    cpus = usable_cpus()  # what the command's default, -j auto, uses
     counts = [1, 2] + ([cpus] if cpus > 2 else [])
     walls: dict[int, list[float]] = {j: [] for j in counts}
     cpu: dict[int, list[float]] = {j: [] for j in counts}

@@ -10,7 +10,12 @@ actions). It is sent three ways, interleaved round by round:
 - **kit → echo**: the same driver against an echo process that answers each request with
   the reply the engine gave it (recorded first), parsed and written with the server's own
   functions (``protocol.parse_message``, ``protocol.encode``): the kit's cost alone;
-- **floor**: a bare client (write the line, read a line, ``json.loads``) against the echo.
+- **floor**: a bare client (serialize the request, write the line, read a line,
+  ``json.loads``) against the echo;
+- **floor, own session**: the same, with the echo in a session of its own, as the driver
+  starts every engine (spec/protocol.md, "Processes the engine starts"). Where the scheduler
+  groups processes by session (Linux's autogroup), a round trip to another session can take
+  twice as long; this figure shows how much of the driver's cost is that.
 
 Figures are requests per second of wall time (a round trip is waiting, not CPU). The ratio
 "kit → echo over floor" is the target's: what the kit adds to a request, at most 1.5x the
@@ -42,6 +47,7 @@ TARGET = 1 / 1.5
 """Least ratio of the kit's requests/s against the echo to the floor's (issue 10)."""
 
 PIJANOWSKI_OPENING = "legal (Pijanowski opening)"
+SESSION_FLOOR = "floor, own session"
 Request = tuple[str, str, JsonObject]
 """(label of the verb, command, request fields)."""
 
@@ -108,10 +114,13 @@ def kit_round(engine: SubprocessEngine, requests: Sequence[Request],
 
 
 class BareClient:
-    """The floor: write a request line, read a reply line, parse it; nothing else."""
+    """The floor: write a request line, read a reply line, parse it; nothing else. The
+    request is serialized inside the timing, as the driver's is: the same serializer on both
+    sides, so the ratio is what the driver adds to the work any client does."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
-        self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    def __init__(self, argv: Sequence[str], *, own_session: bool = False) -> None:
+        self.proc = subprocess.Popen(list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     start_new_session=own_session)
         self.seq = 0
 
     def round(self, requests: Sequence[Request]) -> dict[str, list[float]]:
@@ -121,8 +130,8 @@ class BareClient:
         assert stdin is not None and stdout is not None
         for label, cmd, fields in requests:
             self.seq += 1
-            line = protocol.encode(protocol.request(self.seq, cmd, **fields)).encode("ascii")
             began = time.perf_counter()
+            line = protocol.encode(protocol.request(self.seq, cmd, **fields)).encode("ascii")
             stdin.write(line)
             stdin.flush()
             json.loads(stdout.readline())
@@ -167,25 +176,29 @@ def run(quick: bool, out: Out) -> SectionResult:
         stored.write_text("".join(json.dumps(r) + "\n" for r in replies))
         echo = [sys.executable, "-m", "dominokit.conformance.bench.protocol", "--echo",
                 str(stored)]
-        contenders = ("kit → engine", "kit → echo", "floor")
+        contenders = ("kit → engine", "kit → echo", "floor", SESSION_FLOOR)
         rates: dict[str, dict[str, list[float]]] = {c: defaultdict(list) for c in contenders}
         floor = BareClient(echo)
+        apart = BareClient(echo, own_session=True)
         try:
             with SubprocessEngine(list(REFERENCE_SERVER), 30.0) as engine, \
                     SubprocessEngine(echo, 30.0) as echoed:
                 ways: dict[str, Callable[[], dict[str, list[float]]]] = {
                     "kit → engine": lambda: kit_round(engine, requests, replies),
                     "kit → echo": lambda: kit_round(echoed, requests, replies),
-                    "floor": lambda: floor.round(requests)}
+                    "floor": lambda: floor.round(requests),
+                    SESSION_FLOOR: lambda: apart.round(requests)}
                 for way in ways.values():
                     way()  # warm up: processes started, caches filled, nothing recorded
                 for i in range(rounds):
-                    for name in contenders[i % 3:] + contenders[:i % 3]:
+                    turn = i % len(contenders)
+                    for name in contenders[turn:] + contenders[:turn]:
                         for label, times in ways[name]().items():
                             rates[name][label].append(len(times) / sum(times))
                     out(f"  round {i + 1}/{rounds}")
         finally:
             floor.close()
+            apart.close()
     result = SectionResult()
     for label in dict.fromkeys(label for label, _, _ in requests):
         for name in contenders:
@@ -194,8 +207,12 @@ def run(quick: bool, out: Out) -> SectionResult:
                                    rates["kit → echo"][label], rates["floor"][label], TARGET))
         result.ratios.append(ratio(f"{label}: kit → engine over kit → echo",
                                    rates["kit → engine"][label], rates["kit → echo"][label]))
+        result.ratios.append(ratio(f"{label}: kit → echo over {SESSION_FLOOR}",
+                                   rates["kit → echo"][label], rates[SESSION_FLOOR][label]))
     result.notes.append("floor: a bare client against an echo process with the server's "
-                        "parser and serializer; kit → echo: the kit's driver against it")
+                        "parser and serializer; kit → echo: the kit's driver against it; "
+                        f"{SESSION_FLOOR}: the bare client, the echo in a session of its own "
+                        "as the driver starts every engine")
     return result
 
 
