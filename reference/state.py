@@ -14,6 +14,7 @@ from typing import Any
 
 from dominokit.reference import board
 from dominokit.reference.chain import ChainTable
+from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.tiles import Tile
 
@@ -150,22 +151,61 @@ class BoardPlacement:
                 "pips": list(self.pips)}
 
 
+Kept = tuple[int, tuple[board.Code, ...], tuple[Action, ...] | None]
+"""A tile's legal placements on some board: (placements on that board, their codes, their
+actions once listed)."""
+
+
+class _Kept:
+    """What a board has worked out about its tiles' placements: derived, never compared."""
+
+    __slots__ = ("tiles", "fronts")
+
+    def __init__(self, tiles: dict[Tile, Kept]) -> None:
+        self.tiles = tiles
+        """Each tile asked about, on this board or (not yet brought up) an earlier one."""
+        self.fronts: dict[int | None, board.Frontier] = {}
+        """This board's frontier around the tiles placed since the board with that many
+        placements; under None, the whole board's."""
+
+
+class _BoardActions(dict[board.Code, Action]):
+    """One tile's board actions by code on one board size, each made the first time asked."""
+
+    __slots__ = ("tile", "rows", "cols")
+
+    def __init__(self, tile: Tile, rows: int, cols: int) -> None:
+        super().__init__()
+        self.tile, self.rows, self.cols = tile, rows, cols
+
+    def __missing__(self, code: board.Code) -> Action:
+        action = self[code] = board_actions(
+            self.tile, board.pairs_of((code,), self.rows, self.cols))[0]
+        return action
+
+
+_BOARD_ACTIONS: dict[tuple[Tile, int, int], _BoardActions] = {}
+"""Bounded by the tiles times the board sizes played; each holds at most every placement."""
+
+
 @dataclass(frozen=True)
 class BoardTable:
     """The board: placements in order, plus the grid they make (derived, not serialised).
 
-    The board's frontier (``frontier()``) is derived too, and kept: found once per board, and
-    for a board made by ``with_placement`` from one whose frontier is known, updated around
-    the new tile instead of found by scanning every cell.
+    Each tile's legal placements are derived too, and kept: worked out once per board, and on a
+    board made by ``with_placement`` from one that knew them (for this tile, on it or on an
+    earlier board), brought up to date around the tiles placed since instead of found again by
+    scanning every cell. A board hands what it knows on to the boards made from it; a hand's
+    boards therefore list each tile by a small update per placement.
     """
 
     rows: int
     cols: int
     placements: tuple[BoardPlacement, ...] = ()
     grid: board.Grid = field(default=(), compare=False, repr=False)
-    _front: board.Frontier | None = field(default=None, compare=False, repr=False)
+    _kept: _Kept | None = field(default=None, compare=False, repr=False)
     _parent: BoardTable | None = field(default=None, compare=False, repr=False)
-    """The board this one was made from by one placement, until its frontier is known."""
+    """The board this one was made from by one placement, until this one is first asked."""
 
     def __post_init__(self) -> None:
         if not self.grid:
@@ -179,18 +219,57 @@ class BoardTable:
         """No tile on the board yet: the next placement is the opening."""
         return not self.placements
 
-    def frontier(self) -> board.Frontier:
-        """Where tiles can go now, grouped by what the cells need (see ``board.Frontier``)."""
-        front = self._front
-        if front is None:
+    def can_place(self, tile: Tile) -> bool:
+        """True when ``tile`` has some legal placement on this board (R-PIJ-03/04)."""
+        return bool(self._entry(tile)[1])
+
+    def actions(self, tile: Tile) -> tuple[Action, ...]:
+        """Every legal placement of ``tile`` on this board, sorted (R-PIJ-03/04)."""
+        entry = self._entry(tile)
+        actions = entry[2]
+        if actions is None:
+            key = (tile, self.rows, self.cols)
+            made = _BOARD_ACTIONS.get(key)
+            if made is None:
+                made = _BOARD_ACTIONS.setdefault(key, _BoardActions(*key))
+            actions = tuple(map(made.__getitem__, entry[1]))
+            self._known().tiles[tile] = (entry[0], entry[1], actions)
+        return actions
+
+    def _known(self) -> _Kept:
+        kept = self._kept
+        if kept is None:
             parent = self._parent
-            if parent is not None and parent._front is not None:
-                front = board.advance(parent._front, self.grid, self.placements[-1].cells)
-            else:
-                front = board.scan_frontier(self.grid, self.empty)
-            object.__setattr__(self, "_front", front)
+            handed = None if parent is None else parent._kept
+            kept = _Kept({} if handed is None else dict(handed.tiles))
+            object.__setattr__(self, "_kept", kept)
             object.__setattr__(self, "_parent", None)
-        return front
+        return kept
+
+    def _entry(self, tile: Tile) -> Kept:
+        """The tile's placements on this board: kept, brought up, or found by a scan."""
+        kept = self._known()
+        count = len(self.placements)
+        entry = kept.tiles.get(tile)
+        if entry is not None and entry[0] == count:
+            return entry
+        # On the empty board any pair qualified (R-PIJ-03): nothing of it carries over.
+        since = None if entry is None or entry[0] == 0 else entry[0]
+        front = kept.fronts.get(since)
+        if front is None:
+            if since is None:
+                front = board.scan_frontier(self.grid, self.empty)
+            else:
+                front = board.frontier_around(
+                    self.grid, [cell for p in self.placements[since:] for cell in p.cells])
+            kept.fronts[since] = front
+        if since is None or entry is None:
+            entry = (count, board.brought_up((), front, tile.low, tile.high), None)
+        else:
+            codes = board.brought_up(entry[1], front, tile.low, tile.high)
+            entry = (count, codes, entry[2] if codes is entry[1] else None)
+        kept.tiles[tile] = entry
+        return entry
 
     def with_placement(self, placement: BoardPlacement) -> BoardTable:
         """The board with one more tile (the grid is updated, not rebuilt)."""
