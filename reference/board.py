@@ -168,8 +168,12 @@ class Geometry:
     """``code[a][b]``: the code of low half on index ``a``, high half on its neighbour ``b``."""
     incident: tuple[tuple[Code, ...], ...]
     """Every code with a half on the cell index, either half."""
+    ring: tuple[frozenset[Code], ...]
+    """Every code with a half on the cell index or on one of its neighbours."""
     cells: tuple[tuple[Cell, Cell] | None, ...]
     """The (low cell, high cell) of each code; None where the code leaves the board."""
+    bits: int
+    """Bits that hold every code: ``tile_key << bits | code`` sorts by tile, then cells."""
 
 
 _GEOMETRY: dict[tuple[int, int], Geometry] = {}
@@ -203,8 +207,10 @@ def _make_geometry(rows: int, cols: int) -> Geometry:
     incident = tuple(
         tuple(sorted([*code[a].values(), *(code[b][a] for b in code[a])]))
         for a in range(rows * cols))
+    ring = tuple(frozenset(incident[a]).union(*[incident[b] for b in code[a]])
+                 for a in range(rows * cols))
     return Geometry(rows, cols, tuple(around), tuple(tuple(m) for m in code), tuple(code),
-                    incident, tuple(cells))
+                    incident, ring, tuple(cells), len(cells).bit_length())
 
 
 @dataclass(frozen=True)
@@ -213,10 +219,10 @@ class Frontier:
 
     A cell's need is None when no tile touches it, the pip its tiled neighbours show, or
     ``_CLASH`` (nothing fits; such pairs are left out). Unless the board is empty, a pair
-    qualifies only when one of its cells touches a tile. ``low_first`` holds each qualifying
-    pair with its row-major first cell as the low half, keyed by (need of the low cell, need of
-    the high cell); ``high_first`` the same pairs the other way round. A tile looks up the few
-    keys it fits instead of testing every pair.
+    qualifies only when one of its cells touches a tile. ``both`` holds each qualifying pair
+    both ways round, keyed by (need of the low-half cell, need of the high-half cell);
+    ``low_first`` only the way with the row-major first cell as the low half, the one way a
+    double is placed. A tile looks up the few keys it fits instead of testing every pair.
 
     A frontier is either a whole board's (``replaces`` is None) or only the part around tiles
     placed since some earlier board: then ``replaces`` holds the codes of every pair with a
@@ -226,8 +232,8 @@ class Frontier:
     """
 
     replaces: frozenset[Code] | None
+    both: dict[Need, list[Code]]
     low_first: dict[Need, list[Code]]
-    high_first: dict[Need, list[Code]]
 
 
 def _need(grid: Grid, around: tuple[Cell, ...]) -> int | None:
@@ -247,15 +253,23 @@ def _group(front: Frontier, geo: Geometry, a: int, b: int, need_a: int | None,
            need_b: int | None) -> None:
     """Put the pair of empty cells ``a < b`` in its groups, both ways round."""
     key = (need_a, need_b)
+    code = geo.code[a][b]
     group = front.low_first.get(key)
     if group is None:
-        group = front.low_first[key] = []
-    group.append(geo.code[a][b])
-    key = (need_b, need_a)
-    group = front.high_first.get(key)
+        front.low_first[key] = [code]
+    else:
+        group.append(code)
+    group = front.both.get(key)
     if group is None:
-        group = front.high_first[key] = []
-    group.append(geo.code[b][a])
+        front.both[key] = [code]
+    else:
+        group.append(code)
+    key = (need_b, need_a)
+    group = front.both.get(key)
+    if group is None:
+        front.both[key] = [geo.code[b][a]]
+    else:
+        group.append(geo.code[b][a])
 
 
 def scan_frontier(grid: Grid, first: bool) -> Frontier:
@@ -287,33 +301,37 @@ def frontier_around(grid: Grid, new_cells: Iterable[Cell]) -> Frontier:
     rows, cols = len(grid), len(grid[0])
     geo = geometry(rows, cols)
     covered = [r * cols + c for r, c in new_cells]
-    touched = {b for a in covered for b in geo.near[a] if grid[b // cols][b % cols] is None}
-    replaces: set[Code] = set()
-    for a in covered:
-        replaces.update(geo.incident[a])
-    front = Frontier(frozenset(), {}, {})
+    # every pair with a cell among the covered ones or their neighbours (a pair with an
+    # occupied cell is in no list, so replacing it changes nothing)
+    replaces = frozenset().union(*[geo.ring[a] for a in covered])
+    near, around, code = geo.near, geo.around, geo.code
+    touched = {b for a in covered for b in near[a] if grid[b // cols][b % cols] is None}
+    both: dict[Need, list[Code]] = {}
+    low_first: dict[Need, list[Code]] = {}
     needs: dict[int, int | None] = {}
-    around = geo.around
     for a in touched:
-        replaces.update(geo.incident[a])
         need_a = needs.get(a, _UNKNOWN)
         if need_a == _UNKNOWN:
             need_a = needs[a] = _need(grid, around[a])
         if need_a == _CLASH:
-            continue
-        for b in geo.near[a]:
+            continue  # a touched cell needs a pip (it touches a new tile) or clashes
+        for b in near[a]:
             if grid[b // cols][b % cols] is not None or (b < a and b in touched):
                 continue  # covered, or a pair met from its first cell
             need_b = needs.get(b, _UNKNOWN)
             if need_b == _UNKNOWN:
                 need_b = needs[b] = _need(grid, around[b])
-            if need_b == _CLASH or (need_a is None and need_b is None):
+            if need_b == _CLASH:
                 continue
-            if a < b:
-                _group(front, geo, a, b, need_a, need_b)
+            if a > b:
+                a_, b_, key, back = b, a, (need_b, need_a), (need_a, need_b)
             else:
-                _group(front, geo, b, a, need_b, need_a)
-    return Frontier(frozenset(replaces), front.low_first, front.high_first)
+                a_, b_, key, back = a, b, (need_a, need_b), (need_b, need_a)
+            forth = code[a_][b_]
+            low_first.setdefault(key, []).append(forth)
+            both.setdefault(key, []).append(forth)
+            both.setdefault(back, []).append(code[b_][a_])
+    return Frontier(replaces, both, low_first)
 
 
 def brought_up(codes: tuple[Code, ...], front: Frontier, tile_low: int,
@@ -325,13 +343,7 @@ def brought_up(codes: tuple[Code, ...], front: Frontier, tile_low: int,
     pips; a double looks the same either way round, so it is placed low half first only.
     When nothing around the new tiles changes the tile's answer, ``codes`` itself is returned.
     """
-    found: list[Code] = []
-    for groups in ((front.low_first,) if tile_low == tile_high
-                   else (front.low_first, front.high_first)):
-        for key in ((None, None), (None, tile_high), (tile_low, None), (tile_low, tile_high)):
-            group = groups.get(key)
-            if group:
-                found += group
+    found = fitting(front, tile_low, tile_high)
     replaces = front.replaces
     if replaces is not None:
         if replaces.isdisjoint(codes):
@@ -342,6 +354,17 @@ def brought_up(codes: tuple[Code, ...], front: Frontier, tile_low: int,
             found += [code for code in codes if code not in replaces]
     found.sort()
     return tuple(found)
+
+
+def fitting(front: Frontier, tile_low: int, tile_high: int) -> list[Code]:
+    """The tile's placements among the frontier's pairs, unsorted."""
+    groups = front.low_first if tile_low == tile_high else front.both
+    found: list[Code] = []
+    for key in ((None, None), (None, tile_high), (tile_low, None), (tile_low, tile_high)):
+        group = groups.get(key)
+        if group:
+            found += group
+    return found
 
 
 def pairs_of(codes: Iterable[Code], rows: int, cols: int) -> list[tuple[Cell, Cell]]:

@@ -28,7 +28,7 @@ from dominokit.reference.state import (
     event,
     evolve,
 )
-from dominokit.reference.tiles import TILE_ORDER, Tile
+from dominokit.reference.tiles import Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
@@ -294,10 +294,7 @@ def _placements(state: HandState, player: int) -> list[Action]:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        out: list[Action] = []
-        for tile in sorted(set(hand), key=TILE_ORDER):
-            out += table.actions(tile)
-        return out
+        return table.listing(player, hand)
     if table.empty:
         return [Action.opening(tile) for tile in sorted(set(hand))]
     return chain.plays(table, state.rules, hand)

@@ -16,7 +16,7 @@ from dominokit.reference import board
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import TILE_ORDER, Tile
 
 Cell = tuple[int, int]
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
@@ -151,41 +151,69 @@ class BoardPlacement:
                 "pips": list(self.pips)}
 
 
-Kept = tuple[int, tuple[board.Code, ...], tuple[Action, ...] | None]
-"""A tile's legal placements on some board: (placements on that board, their codes, their
-actions once listed)."""
+Kept = tuple[int, tuple[board.Code, ...]]
+"""A tile's legal placements on some board: (placements on that board, their codes)."""
+
+
+Listing = tuple[int, frozenset[Tile], tuple[int, ...], tuple[Action, ...]]
+"""A hand's legal placements on some board: (placements on that board, the hand's tiles,
+``tile_key(tile) << bits | code`` of each placement, sorted, and their actions)."""
 
 
 class _Kept:
     """What a board has worked out about its tiles' placements: derived, never compared."""
 
-    __slots__ = ("tiles", "fronts")
+    __slots__ = ("tiles", "hands", "fronts", "_shared")
 
-    def __init__(self, tiles: dict[Tile, Kept]) -> None:
+    def __init__(self, tiles: dict[Tile, Kept], hands: dict[int, Listing],
+                 shared: bool) -> None:
         self.tiles = tiles
         """Each tile asked about, on this board or (not yet brought up) an earlier one."""
+        self.hands = hands
+        """Each player's hand listed, on this board or an earlier one."""
         self.fronts: dict[int | None, board.Frontier] = {}
         """This board's frontier around the tiles placed since the board with that many
         placements; under None, the whole board's."""
+        self._shared = shared
+        """``tiles`` is still the board before's dict: copied on the first write only."""
+
+    def handed_on(self) -> _Kept:
+        """What a board made from this one by a placement starts from."""
+        return _Kept(self.tiles, dict(self.hands), True)
+
+    def keep(self, tile: Tile, entry: Kept) -> None:
+        """Record the tile's placements on this board."""
+        if self._shared:
+            self.tiles = dict(self.tiles)
+            self._shared = False
+        self.tiles[tile] = entry
 
 
-class _BoardActions(dict[board.Code, Action]):
-    """One tile's board actions by code on one board size, each made the first time asked."""
+def tile_key(tile: Tile) -> int:
+    """An int that sorts as tiles do (low half, then high); notation tiles stay below 64."""
+    return tile.low << 6 | tile.high
 
-    __slots__ = ("tile", "rows", "cols")
 
-    def __init__(self, tile: Tile, rows: int, cols: int) -> None:
+class _ListedActions(dict[int, Action]):
+    """Board actions by ``tile_key(tile) << bits | code`` on one board size, made when asked."""
+
+    __slots__ = ("rows", "cols", "bits")
+
+    def __init__(self, rows: int, cols: int) -> None:
         super().__init__()
-        self.tile, self.rows, self.cols = tile, rows, cols
+        self.rows, self.cols = rows, cols
+        self.bits = board.geometry(rows, cols).bits
 
-    def __missing__(self, code: board.Code) -> Action:
-        action = self[code] = board_actions(
-            self.tile, board.pairs_of((code,), self.rows, self.cols))[0]
+    def __missing__(self, key: int) -> Action:
+        tile = Tile.of(key >> self.bits >> 6, key >> self.bits & 63)
+        code = key & ((1 << self.bits) - 1)
+        action = self[key] = board_actions(tile, board.pairs_of((code,), self.rows,
+                                                                self.cols))[0]
         return action
 
 
-_BOARD_ACTIONS: dict[tuple[Tile, int, int], _BoardActions] = {}
-"""Bounded by the tiles times the board sizes played; each holds at most every placement."""
+_LISTED: dict[tuple[int, int], _ListedActions] = {}
+"""One table per board size played; each holds at most every placement of every tile."""
 
 
 @dataclass(frozen=True)
@@ -223,28 +251,77 @@ class BoardTable:
         """True when ``tile`` has some legal placement on this board (R-PIJ-03/04)."""
         return bool(self._entry(tile)[1])
 
-    def actions(self, tile: Tile) -> tuple[Action, ...]:
-        """Every legal placement of ``tile`` on this board, sorted (R-PIJ-03/04)."""
-        entry = self._entry(tile)
-        actions = entry[2]
-        if actions is None:
-            key = (tile, self.rows, self.cols)
-            made = _BOARD_ACTIONS.get(key)
-            if made is None:
-                made = _BOARD_ACTIONS.setdefault(key, _BoardActions(*key))
-            actions = tuple(map(made.__getitem__, entry[1]))
-            self._known().tiles[tile] = (entry[0], entry[1], actions)
-        return actions
-
     def _known(self) -> _Kept:
         kept = self._kept
         if kept is None:
             parent = self._parent
             handed = None if parent is None else parent._kept
-            kept = _Kept({} if handed is None else dict(handed.tiles))
+            kept = _Kept({}, {}, False) if handed is None else handed.handed_on()
             object.__setattr__(self, "_kept", kept)
             object.__setattr__(self, "_parent", None)
         return kept
+
+    def listing(self, player: int, hand: tuple[Tile, ...]) -> list[Action]:
+        """Every legal placement of ``player``'s ``hand`` on this board, sorted (R-PIJ-03/04).
+
+        Kept per player: a hand listed on an earlier board of the hand, holding every tile it
+        holds now, loses the tiles played since and the pairs around the tiles placed since,
+        and gains what fits there now; otherwise each tile's own placements are joined.
+        """
+        kept = self._known()
+        tiles = frozenset(hand)
+        count = len(self.placements)
+        geo = board.geometry(self.rows, self.cols)
+        bits = geo.bits
+        entry = kept.hands.get(player)
+        if entry is not None and entry[0] == count and entry[1] == tiles:
+            return list(entry[3])
+        keys: list[int]
+        if entry is not None and entry[0] > 0 and tiles <= entry[1]:
+            since, had, old, _ = entry
+            gone = {tile_key(tile) for tile in had - tiles}
+            keys = [key for key in old if key >> bits not in gone] if gone else list(old)
+            if since < count:
+                front = self._front(kept, since)
+                replaces = front.replaces
+                assert replaces is not None
+                mask = (1 << bits) - 1
+                keys = [key for key in keys if key & mask not in replaces]
+                both, low_first = front.both, front.low_first
+                for tile in tiles:  # board.fitting, inlined: it runs per tile per position
+                    low, high = tile.low, tile.high
+                    groups = low_first if low == high else both
+                    base = (low << 6 | high) << bits
+                    for need in ((None, high), (low, None), (low, high)):
+                        group = groups.get(need)
+                        if group:
+                            keys += [base | code for code in group]
+                keys.sort()
+        else:
+            keys = []
+            for tile in sorted(tiles, key=TILE_ORDER):
+                base = tile_key(tile) << bits
+                keys += [base | code for code in self._entry(tile)[1]]
+        made = _LISTED.get((self.rows, self.cols))
+        if made is None:
+            made = _LISTED.setdefault((self.rows, self.cols),
+                                      _ListedActions(self.rows, self.cols))
+        actions = tuple(map(made.__getitem__, keys))
+        kept.hands[player] = (count, tiles, tuple(keys), actions)
+        return list(actions)
+
+    def _front(self, kept: _Kept, since: int | None) -> board.Frontier:
+        """This board's frontier: whole (``since`` None) or around the tiles placed since the
+        board with ``since`` placements; worked out once per board."""
+        front = kept.fronts.get(since)
+        if front is None:
+            if since is None:
+                front = board.scan_frontier(self.grid, self.empty)
+            else:
+                front = board.frontier_around(
+                    self.grid, [cell for p in self.placements[since:] for cell in p.cells])
+            kept.fronts[since] = front
+        return front
 
     def _entry(self, tile: Tile) -> Kept:
         """The tile's placements on this board: kept, brought up, or found by a scan."""
@@ -255,27 +332,25 @@ class BoardTable:
             return entry
         # On the empty board any pair qualified (R-PIJ-03): nothing of it carries over.
         since = None if entry is None or entry[0] == 0 else entry[0]
-        front = kept.fronts.get(since)
-        if front is None:
-            if since is None:
-                front = board.scan_frontier(self.grid, self.empty)
-            else:
-                front = board.frontier_around(
-                    self.grid, [cell for p in self.placements[since:] for cell in p.cells])
-            kept.fronts[since] = front
-        if since is None or entry is None:
-            entry = (count, board.brought_up((), front, tile.low, tile.high), None)
-        else:
-            codes = board.brought_up(entry[1], front, tile.low, tile.high)
-            entry = (count, codes, entry[2] if codes is entry[1] else None)
-        kept.tiles[tile] = entry
+        front = self._front(kept, since)
+        entry = (count, board.brought_up(() if since is None or entry is None else entry[1],
+                                         front, tile.low, tile.high))
+        kept.keep(tile, entry)
         return entry
 
     def with_placement(self, placement: BoardPlacement) -> BoardTable:
-        """The board with one more tile (the grid is updated, not rebuilt)."""
+        """The board with one more tile (the grid is updated, not rebuilt).
+
+        Made like ``evolve`` makes a state, without the frozen ``__init__``: the fields are
+        the same values the constructor would set, and ``__post_init__`` has nothing to do
+        once the grid is given.
+        """
         grid = board.place(self.grid, placement.cells, placement.pips)
-        return BoardTable(self.rows, self.cols, (*self.placements, placement), grid,
-                          None, self)
+        made = object.__new__(BoardTable)
+        made.__dict__.update(rows=self.rows, cols=self.cols,
+                             placements=(*self.placements, placement), grid=grid, _kept=None,
+                             _parent=self)
+        return made
 
     def to_json(self) -> dict[str, Any]:
         """The ``table`` object of HandState JSON."""

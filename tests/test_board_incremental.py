@@ -77,7 +77,9 @@ def play_and_compare(options: dict[str, object], data: st.DataObject) -> None:
             assert isinstance(table, BoardTable) and isinstance(alone, BoardTable)
             for tile in tiles_of(state):
                 assert table.can_place(tile) == alone.can_place(tile), tile
-                assert table.actions(tile) == alone.actions(tile), tile
+            for player in (0, 1):
+                hand = state.hands[player]
+                assert table.listing(player, hand) == alone.listing(player, hand), player
         legal = legal_actions(state)
         assert legal == legal_actions(fresh)
         action = data.draw(st.sampled_from(legal), label="action")
@@ -136,11 +138,12 @@ def test_a_placement_replaces_only_the_pairs_around_it() -> None:
     before = brought_up((), scan_frontier(a.grid, False), 1, 2)
     assert pairs_of(before, 3, 3) == A_ONE_TWO
     front = frontier_around(b.grid, [(1, 2), (0, 2)])
-    # replaced: every pair with a cell among the new cells and their empty neighbours
+    # replaced: every pair with a cell among the new cells and their empty neighbours, and
+    # nothing farther than a neighbour of a new cell (here the tiled (1,1))
+    replaced = pairs_of(sorted(front.replaces or ()), 3, 3)
     near: set[Cell] = {(1, 2), (0, 2), (0, 1), (2, 2)}
-    assert {cell for pair in pairs_of(sorted(front.replaces or ()), 3, 3)
-            for cell in pair} >= near
-    assert all(set(pair) & near for pair in pairs_of(sorted(front.replaces or ()), 3, 3))
+    assert {cell for pair in replaced for cell in pair} >= near
+    assert all(set(pair) & (near | {(1, 1)}) for pair in replaced)
     assert pairs_of(brought_up(before, front, 1, 2), 3, 3) == B_ONE_TWO
     assert pairs_of(brought_up((), scan_frontier(b.grid, False), 1, 2), 3, 3) == B_ONE_TWO
 
@@ -150,15 +153,16 @@ def test_a_board_made_from_one_that_knew_rescans_nothing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = hand_worked()
     one_two, two_two = Tile(1, 2), Tile(2, 2)
-    assert [x.cells for x in a.actions(one_two)] == A_ONE_TWO
+    assert [x.cells for x in a.listing(0, (one_two,))] == A_ONE_TWO
     assert a.can_place(two_two)  # e.g. (0,1)-(0,2): 2 next to the 2, the other cell free
 
     def no_scan(*_: object) -> None:
         raise AssertionError("the board was scanned")
 
     monkeypatch.setattr(board_module, "scan_frontier", no_scan)
-    assert [x.cells for x in b.actions(one_two)] == B_ONE_TWO
-    assert [x.cells for x in b.actions(two_two)] == B_TWO_TWO
+    assert [x.cells for x in b.listing(0, (one_two,))] == B_ONE_TWO
+    assert b.can_place(two_two)  # asked on board A: brought up, not scanned
+    assert [x.cells for x in b.listing(1, (two_two,))] == B_TWO_TWO
     with pytest.raises(AssertionError, match="scanned"):
         b.can_place(Tile(0, 0))  # asked on no board before: only a scan can answer
 
