@@ -145,6 +145,8 @@ from ``a`` (0 up, 1 left, 2 right, 3 down). Codes sort as their ``(a, b)`` cell 
 tile's placements are sorted by sorting ints."""
 
 _DIRECTIONS = 4
+"""Directions a code can point; codes pointing right or down (2, 3) have ``code & 2`` set and
+put the low half on the row-major first cell, the one way a double is placed."""
 
 _UNKNOWN = -2
 """Need not yet worked out (``frontier_around`` works each cell's out once)."""
@@ -166,8 +168,6 @@ class Geometry:
     """The on-board neighbours of each cell index, as indices."""
     code: tuple[dict[int, Code], ...]
     """``code[a][b]``: the code of low half on index ``a``, high half on its neighbour ``b``."""
-    incident: tuple[tuple[Code, ...], ...]
-    """Every code with a half on the cell index, either half."""
     ring: tuple[frozenset[Code], ...]
     """Every code with a half on the cell index or on one of its neighbours."""
     cells: tuple[tuple[Cell, Cell] | None, ...]
@@ -189,6 +189,7 @@ def geometry(rows: int, cols: int) -> Geometry:
 
 
 def _make_geometry(rows: int, cols: int) -> Geometry:
+    """Build the tables of one board size (see ``Geometry``)."""
     steps = ((-1, 0), (0, -1), (0, 1), (1, 0))  # directions 0..3, in the order cells sort
     around: list[tuple[Cell, ...]] = []
     code: list[dict[int, Code]] = []
@@ -210,7 +211,7 @@ def _make_geometry(rows: int, cols: int) -> Geometry:
     ring = tuple(frozenset(incident[a]).union(*[incident[b] for b in code[a]])
                  for a in range(rows * cols))
     return Geometry(rows, cols, tuple(around), tuple(tuple(m) for m in code), tuple(code),
-                    incident, ring, tuple(cells), len(cells).bit_length())
+                    ring, tuple(cells), len(cells).bit_length())
 
 
 @dataclass(frozen=True)
@@ -219,10 +220,9 @@ class Frontier:
 
     A cell's need is None when no tile touches it, the pip its tiled neighbours show, or
     ``_CLASH`` (nothing fits; such pairs are left out). Unless the board is empty, a pair
-    qualifies only when one of its cells touches a tile. ``both`` holds each qualifying pair
-    both ways round, keyed by (need of the low-half cell, need of the high-half cell);
-    ``low_first`` only the way with the row-major first cell as the low half, the one way a
-    double is placed. A tile looks up the few keys it fits instead of testing every pair.
+    qualifies only when one of its cells touches a tile. ``groups`` holds each qualifying pair
+    both ways round, keyed by (need of the low-half cell, need of the high-half cell). A tile
+    looks up the few keys it fits instead of testing every pair.
 
     A frontier is either a whole board's (``replaces`` is None) or only the part around tiles
     placed since some earlier board: then ``replaces`` holds the codes of every pair with a
@@ -232,8 +232,7 @@ class Frontier:
     """
 
     replaces: frozenset[Code] | None
-    both: dict[Need, list[Code]]
-    low_first: dict[Need, list[Code]]
+    groups: dict[Need, list[Code]]
 
 
 def _need(grid: Grid, around: tuple[Cell, ...]) -> int | None:
@@ -249,25 +248,19 @@ def _need(grid: Grid, around: tuple[Cell, ...]) -> int | None:
     return want
 
 
-def _group(front: Frontier, geo: Geometry, a: int, b: int, need_a: int | None,
-           need_b: int | None) -> None:
-    """Put the pair of empty cells ``a < b`` in its groups, both ways round."""
+def _group(groups: dict[Need, list[Code]], geo: Geometry, a: int, b: int,
+           need_a: int | None, need_b: int | None) -> None:
+    """Put the pair of empty cells ``a``, ``b`` in its groups, both ways round."""
     key = (need_a, need_b)
-    code = geo.code[a][b]
-    group = front.low_first.get(key)
+    group = groups.get(key)
     if group is None:
-        front.low_first[key] = [code]
+        groups[key] = [geo.code[a][b]]
     else:
-        group.append(code)
-    group = front.both.get(key)
-    if group is None:
-        front.both[key] = [code]
-    else:
-        group.append(code)
+        group.append(geo.code[a][b])
     key = (need_b, need_a)
-    group = front.both.get(key)
+    group = groups.get(key)
     if group is None:
-        front.both[key] = [geo.code[b][a]]
+        groups[key] = [geo.code[b][a]]
     else:
         group.append(geo.code[b][a])
 
@@ -276,7 +269,7 @@ def scan_frontier(grid: Grid, first: bool) -> Frontier:
     """The frontier of a whole board, found by scanning every cell."""
     rows, cols = len(grid), len(grid[0])
     geo = geometry(rows, cols)
-    front = Frontier(None, {}, {})
+    front = Frontier(None, {})
     needs: list[int | None] = [
         None if grid[i // cols][i % cols] is not None else _need(grid, geo.around[i])
         for i in range(rows * cols)]
@@ -287,7 +280,7 @@ def scan_frontier(grid: Grid, first: bool) -> Frontier:
             if b > a and grid[b // cols][b % cols] is None:
                 need_a, need_b = needs[a], needs[b]
                 if need_b != _CLASH and (first or need_a is not None or need_b is not None):
-                    _group(front, geo, a, b, need_a, need_b)
+                    _group(front.groups, geo, a, b, need_a, need_b)
     return front
 
 
@@ -304,10 +297,9 @@ def frontier_around(grid: Grid, new_cells: Iterable[Cell]) -> Frontier:
     # every pair with a cell among the covered ones or their neighbours (a pair with an
     # occupied cell is in no list, so replacing it changes nothing)
     replaces = frozenset().union(*[geo.ring[a] for a in covered])
-    near, around, code = geo.near, geo.around, geo.code
+    near, around = geo.near, geo.around
     touched = {b for a in covered for b in near[a] if grid[b // cols][b % cols] is None}
-    both: dict[Need, list[Code]] = {}
-    low_first: dict[Need, list[Code]] = {}
+    groups: dict[Need, list[Code]] = {}
     needs: dict[int, int | None] = {}
     for a in touched:
         need_a = needs.get(a, _UNKNOWN)
@@ -317,21 +309,13 @@ def frontier_around(grid: Grid, new_cells: Iterable[Cell]) -> Frontier:
             continue  # a touched cell needs a pip (it touches a new tile) or clashes
         for b in near[a]:
             if grid[b // cols][b % cols] is not None or (b < a and b in touched):
-                continue  # covered, or a pair met from its first cell
+                continue  # covered, or a pair met from its other cell
             need_b = needs.get(b, _UNKNOWN)
             if need_b == _UNKNOWN:
                 need_b = needs[b] = _need(grid, around[b])
-            if need_b == _CLASH:
-                continue
-            if a > b:
-                a_, b_, key, back = b, a, (need_b, need_a), (need_a, need_b)
-            else:
-                a_, b_, key, back = a, b, (need_a, need_b), (need_b, need_a)
-            forth = code[a_][b_]
-            low_first.setdefault(key, []).append(forth)
-            both.setdefault(key, []).append(forth)
-            both.setdefault(back, []).append(code[b_][a_])
-    return Frontier(replaces, both, low_first)
+            if need_b != _CLASH:
+                _group(groups, geo, a, b, need_a, need_b)
+    return Frontier(replaces, groups)
 
 
 def brought_up(codes: tuple[Code, ...], front: Frontier, tile_low: int,
@@ -357,13 +341,15 @@ def brought_up(codes: tuple[Code, ...], front: Frontier, tile_low: int,
 
 
 def fitting(front: Frontier, tile_low: int, tile_high: int) -> list[Code]:
-    """The tile's placements among the frontier's pairs, unsorted."""
-    groups = front.low_first if tile_low == tile_high else front.both
+    """The tile's placements among the frontier's pairs, unsorted; a double's one way only."""
+    groups = front.groups
     found: list[Code] = []
     for key in ((None, None), (None, tile_high), (tile_low, None), (tile_low, tile_high)):
         group = groups.get(key)
         if group:
             found += group
+    if tile_low == tile_high:
+        found = [code for code in found if code & 2]
     return found
 
 

@@ -287,15 +287,15 @@ class BoardTable:
                 assert replaces is not None
                 mask = (1 << bits) - 1
                 keys = [key for key in keys if key & mask not in replaces]
-                both, low_first = front.both, front.low_first
+                groups = front.groups
                 for tile in tiles:  # board.fitting, inlined: it runs per tile per position
                     low, high = tile.low, tile.high
-                    groups = low_first if low == high else both
                     base = (low << 6 | high) << bits
                     for need in ((None, high), (low, None), (low, high)):
                         group = groups.get(need)
-                        if group:
-                            keys += [base | code for code in group]
+                        if group:  # a double is placed low half on the first cell only
+                            keys += ([base | code for code in group] if low != high
+                                     else [base | code for code in group if code & 2])
                 keys.sort()
         else:
             keys = []
