@@ -220,11 +220,12 @@ _LISTED: dict[tuple[int, int], _ListedActions] = {}
 class BoardTable:
     """The board: placements in order, plus the grid they make (derived, not serialised).
 
-    Each tile's legal placements are derived too, and kept: worked out once per board, and on a
-    board made by ``with_placement`` from one that knew them (for this tile, on it or on an
-    earlier board), brought up to date around the tiles placed since instead of found again by
-    scanning every cell. A board hands what it knows on to the boards made from it; a hand's
-    boards therefore list each tile by a small update per placement.
+    Legal placements are derived too, and kept: each player's hand as sorted ints (``listing``)
+    and each tile asked about on its own (``can_place``, for the block check). A board made by
+    ``with_placement`` takes what the board before it knew and brings it up to date around
+    the tiles placed since each answer was found (``board.frontier_around``) instead of
+    scanning every cell; a board with nothing to take from (the first boards of a hand, one
+    read from JSON) scans once, and that scan serves every tile.
     """
 
     rows: int
