@@ -15,7 +15,7 @@ from dominokit.reference import board, chain
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
-from dominokit.reference.notation import Action, board_actions
+from dominokit.reference.notation import Action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.state import (
@@ -28,7 +28,7 @@ from dominokit.reference.state import (
     event,
     evolve,
 )
-from dominokit.reference.tiles import TILE_ORDER, Tile
+from dominokit.reference.tiles import Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
@@ -294,11 +294,7 @@ def _placements(state: HandState, player: int) -> list[Action]:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        front = table.frontier()
-        out: list[Action] = []
-        for tile in sorted(set(hand), key=TILE_ORDER):
-            out += board_actions(tile, board.placements_in(front, tile.low, tile.high))
-        return out
+        return table.listing(player, hand)
     if table.empty:
         return [Action.opening(tile) for tile in sorted(set(hand))]
     return chain.plays(table, state.rules, hand)
@@ -309,8 +305,7 @@ def _can_place(state: HandState, player: int) -> bool:
     table = state.table
     hand = state.hands[player]
     if isinstance(table, BoardTable):
-        front = table.frontier()
-        return any(board.can_place_in(front, tile.low, tile.high) for tile in set(hand))
+        return any(table.can_place(tile) for tile in set(hand))
     return chain.can_play(table, state.rules, hand)
 
 

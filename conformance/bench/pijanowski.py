@@ -4,11 +4,14 @@ Positions come from seeded hands played at random with the reference, stopped by
 placement that puts half the dealt tiles on the board, on the 6x12 board and, under the
 option ``double_set``, the 12x12 one. Legal-action generation is timed per position as play
 reaches it: the board is made again from the one before by that placement, so each run pays
-for whatever the engine works out about a new board (its frontier), and any cache the board
-module keeps is emptied first. Lake scoring is timed as ``board.new_lakes`` over every legal
-placement of those positions (what the engine asks after each placement). The same listing
-with each board's frontier found by a scan of all its cells, the engine's way before it kept
-the frontier, runs interleaved with it, and their ratio is reported.
+for whatever the engine works out about a new board (the legal placements it keeps per board
+and hands on to the next, brought up around the new tile), and any cache of results the board
+module keeps is emptied first. Tables of a board size alone (which cell neighbours which), like
+the action values already made, are built once and kept, as they are in play. Lake scoring is
+timed as ``board.new_lakes`` over every legal placement of those positions (what the engine
+asks after each placement). The same listing on each board made alone from its placements, so
+that everything is found by a scan of all its cells (the engine's way before it kept anything
+from board to board), runs interleaved with it, and their ratio is reported.
 """
 
 from __future__ import annotations
@@ -48,8 +51,9 @@ def _board_option_sets() -> list[tuple[str, dict[str, object]]]:
 
 
 RESCAN_TARGET = 10.0
-"""Issue 10: legal-action generation on a mid-game board at least 10x the rate of finding
-each board's frontier by a scan (the engine's way before it kept the frontier)."""
+"""Issue 10: legal-action generation on a mid-game board at least 10x the rate of the engine
+before it kept anything from board to board, approached here by the same engine on boards
+made alone (the rate before is in docs/performance-before.json)."""
 
 Step = tuple[HandState, BoardPlacement, HandState]
 """(the position before a placement, the placement, the mid-game position it makes)."""
@@ -76,7 +80,7 @@ def mid_game(rules: Rules, seed: int) -> Step:
 
 
 def _forget() -> None:
-    """Empty the board module's caches, if it keeps any."""
+    """Empty the board module's caches of results, if it keeps any."""
     for name in dir(board_module):
         cache_clear = getattr(getattr(board_module, name), "cache_clear", None)
         if callable(cache_clear):
@@ -86,8 +90,8 @@ def _forget() -> None:
 def legal_work(steps: Sequence[Step]) -> Work:
     """List the legal actions of every mid-game position as play reaches it: the board is
     made afresh from the one before by its last placement (as ``apply_action`` makes it), so
-    whatever the engine derives from a board (its frontier) is derived again in each run.
-    Returns positions listed."""
+    whatever the engine derives from a board (the placements it keeps) is derived again from
+    the board before in each run. Returns positions listed."""
     for before, _, _ in steps:
         legal_actions(before)  # what play has already derived about the board before
 
@@ -104,7 +108,8 @@ def legal_work(steps: Sequence[Step]) -> Work:
 
 def rescan_work(steps: Sequence[Step]) -> Work:
     """``legal_work`` with every board found by scanning all its cells, as the engine did
-    before it kept the frontier: the same boards, each made without the one before."""
+    before it kept anything from board to board: the same boards, each made without the one
+    before."""
 
     def work() -> int:
         _forget()
