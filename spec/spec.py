@@ -166,7 +166,9 @@ class RuleEntry:
     The quote comes from a seed text (``source_file``, the Polish games) or from a published
     rule text (``source_url``), so a game need not have a seed file to be in the spec.
     ``statement_pl`` is the same rule written for Polish players: both languages sit in the one
-    entry, beside the quote, so the rule book's two languages cannot drift apart.
+    entry, beside the quote, so the rule book's two languages cannot drift apart. A ruling's
+    ``decision_pl`` and ``alternative_pl`` sit beside its ``decision`` and ``alternative`` for
+    the same reason.
     """
 
     id: str
@@ -181,6 +183,8 @@ class RuleEntry:
     source_url: str | None = None
     statement_pl: str | None = None
     title_pl: str | None = None
+    decision_pl: str | None = None
+    alternative_pl: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleEntry:
@@ -193,7 +197,8 @@ class RuleEntry:
             statement=data["statement"], decision=ruling.get("decision"),
             alternative=ruling.get("alternative"), option=ruling.get("option"),
             source_url=source.get("url"), statement_pl=data.get("statement_pl"),
-            title_pl=data.get("title_pl"),
+            title_pl=data.get("title_pl"), decision_pl=ruling.get("decision_pl"),
+            alternative_pl=ruling.get("alternative_pl"),
         )
 
 
