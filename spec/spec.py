@@ -204,7 +204,8 @@ class RuleEntry:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A variant option: its allowed values, default, ruling and per-value overrides."""
+    """A variant option: its allowed values, default, ruling and per-value overrides, and
+    what it changes in English and (``description_pl``, for the Polish rule book) in Polish."""
 
     name: str
     values: tuple[object, ...]
@@ -212,6 +213,7 @@ class OptionSpec:
     rule: str
     description: str
     overrides: Mapping[object, Mapping[str, object]] = field(default_factory=dict)
+    description_pl: str | None = None
 
     def coerce(self, value: object, variant_id: str) -> object:
         """The declared value meant by ``value``; strings from a CLI ``k=v`` are matched by
@@ -291,7 +293,7 @@ def _option_spec(name: str, data: Mapping[str, Any]) -> OptionSpec:
         match = next(v for v in values if key_text(v) == key_text(key))
         overrides[match] = dict(changes)
     return OptionSpec(name, values, data["default"], data["rule"], data["description"],
-                      overrides)
+                      overrides, description_pl=data.get("description_pl"))
 
 
 def _variant_from(document: YamlDocument, path: Path) -> Variant:

@@ -117,6 +117,17 @@ def test_every_game_has_its_summary_and_origin_in_both_languages(variant_id: str
     assert ("notes" in meta) == ("notes_pl" in meta), f"{variant_id}: notes in one language only"
 
 
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_every_option_says_what_it_changes_in_both_languages(variant_id: str) -> None:
+    for name, option in load_variant(variant_id).options.items():
+        polish = option.description_pl or ""
+        assert POLISH_LETTERS & set(polish), f"{variant_id}: option {name} has no description_pl"
+        assert exact_tokens(polish)["rule ids"] == exact_tokens(option.description)["rule ids"]
+        for value in option.values:
+            if isinstance(value, str):
+                assert value in polish, f"{variant_id}: {name}'s description_pl omits {value}"
+
+
 def test_the_rule_quotes_support_their_rules() -> None:
     """R-ALL-01 (one set) must not quote the two-set sentence, and R-ALL-11 (each action, draws
     included, is one step) must not quote the Poldomino line about optional play."""
