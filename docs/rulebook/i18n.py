@@ -68,8 +68,6 @@ PL: Final = Lang("pl", ".pl.md", {
     "origin": "Pochodzenie",
     "notes": "Uwagi autora",
     "option": "Opcja",
-    "options_en": "Opcje tej gry, przykłady z rysunkami i zapisy partii są na stronie "
-                  "angielskiej",
     "shared": "Zasady wspólne dla wszystkich gier",
     "shared_intro": "Obowiązują także tutaj; każda jest opisana w całości na stronie",
     "common_page": "zasad wspólnych",
