@@ -193,3 +193,28 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     pair = polish["traces/pijanowski/lakes-newly-enclosed.pl.md"]
     assert "## To samo rozdanie przy obu wartościach `lake_rule`" in pair
     assert "zamyka jeziorko: " in pair
+
+
+def test_polish_opening_explains_every_score_in_polish(polish: dict[str, str]) -> None:
+    page = polish["variants/pijanowski-opening.pl.md"]
+    # Published turn by turn (seed text): 22, 20, 20, 16, 6, 6, 7, then 6 + 16 = 22.
+    rows = re.findall(r"^\| (\d) \| (\d) \| [^|]*(?:\\\|[^|]*)* \| (\d+) \| (\d+) \|$",
+                      page, re.M)
+    assert [(int(p), int(q)) for _, _, p, q in rows] == [
+        (22, 22), (20, 20), (20, 20), (16, 16), (6, 6), (6, 6), (7, 7), (22, 22)]
+    assert "| Kolejka | Gracz | Kamienie | Opublikowano | Ta plansza |" in page
+    assert page.count("<svg") == 9
+    move_nine = next(line for line in page.splitlines() if "(1.4, 1.5, 1.6, 1.7)" in line)
+    assert "zamyka jeziorko: 4 puste kwadraty" in move_nine
+    assert "otoczone kamieniami ze wszystkich stron: 4 × 4 = 16" in move_nine
+    assert "brzeg" not in move_nine
+    assert "obie połówki leżą na jednym polu (0, 1), ciemnym" in page
+
+
+def test_a_lakes_fence_is_read_from_the_board_in_polish() -> None:
+    from dominokit.rulebook.published import fence_words
+
+    assert fence_words([(1, 4), (1, 5)], 6, 12, PL) == "kamieniami ze wszystkich stron"
+    assert fence_words([(0, 4), (0, 5)], 6, 12, PL) == "kamieniami i górnym brzegiem planszy"
+    assert fence_words([(0, 9), (0, 10), (0, 11)], 6, 12, PL) == \
+        "kamieniami oraz górnym i prawym brzegiem planszy"

@@ -137,6 +137,36 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "perft_table": "| depth | count |",
         "perft_nav": "Perft positions",
         "side_by_side_nav": "The games side by side",
+        # opening: the published Pijanowski opening, every score explained
+        "colour.0": "light",
+        "colour.1": "dark",
+        "op.field": "field ({row}, {field}), a {colour} field",
+        "op.twice": "twice",
+        "op.times": "{factor} times",
+        "op.same_field": "both halves lie on {field}, so its pips count {times}: "
+                         "{factor} × {pips} = {points}",
+        "op.two_fields": "two fields",
+        "op.two_fields_one_colour": "two fields of one colour",
+        "op.across": "it lies across {kind} ({low_cell} on {low_colour}, {high_cell} on "
+                     "{high_colour}), so its pips count once: {points}",
+        "op.lake": "it closes a lake of {size} ({cells}), fenced in by {fence}: "
+                   "{n} × {per_cell} = {points}",
+        "op.extra": " Placing {tile} lets the same player place one more tile in this turn "
+                    "({rule}).",
+        "op.moves_head": "Move by move",
+        "op.moves_intro": "Player {player} starts and the players alternate; the {tile} turn "
+                          "is two placements. Field colours follow {rule} (light and dark as "
+                          "drawn); the tile just placed is outlined in orange and lake cells "
+                          "are blue. Read the notation as `tile@low-half cell+high-half cell`, "
+                          "each cell as `row.column` ([notation]({notation})).",
+        "op.heading": "Move {move}: player {player}, {tile}, {points} points",
+        "op.title": "The board after move {move}: player {player} places {action} for "
+                    "{points} points",
+        "op.caption": "Move {move}: {action}, {points} points{second}",
+        "op.second": " (second tile of the turn)",
+        "op.goes_on": "{tile} goes on {low_cell} and {high_cell}: {reasons}.{extra}",
+        "op.turns_head": "Published and reconstructed, turn by turn",
+        "op.turns_table": "| Turn | Player | Tiles | Published | This board |",
     },
     PL.code: {
         "end.open": "do otwartej końcówki",
@@ -252,13 +282,45 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "perft_table": "| głębokość | liczba |",
         "perft_nav": "Pozycje perft",
         "side_by_side_nav": "Gry obok siebie",
+        "colour.0": "jasnym",
+        "colour.1": "ciemnym",
+        "op.field": "jednym polu ({row}, {field}), {colour}",
+        "op.twice": "podwójnie",
+        "op.times": "{factor} razy",
+        "op.same_field": "obie połówki leżą na {field}, więc oczka liczą się {times}: "
+                         "{factor} × {pips} = {points}",
+        "op.two_fields": "dwa różne pola",
+        "op.two_fields_one_colour": "dwa różne pola tej samej barwy",
+        "op.across": "to {kind} ({low_cell} na {low_colour}, {high_cell} na {high_colour}), "
+                     "więc oczka liczą się raz: {points}",
+        "op.lake": "zamyka jeziorko: {size} ({cells}), otoczone {fence}: "
+                   "{n} × {per_cell} = {points}",
+        "op.extra": " Po położeniu {tile} ten sam gracz może w tej kolejce położyć jeszcze "
+                    "jeden kamień ({rule}).",
+        "op.moves_head": "Ruch po ruchu",
+        "op.moves_intro": "Zaczyna gracz {player}, potem gracze kładą na zmianę; kolejka z "
+                          "{tile} to dwa kamienie. Barwy pól według {rule} (jasne i ciemne jak "
+                          "na rysunku); ostatnio położony kamień jest obwiedziony na "
+                          "pomarańczowo, a kwadraty jeziorek są niebieskie. Zapis ruchu czytaj "
+                          "jako `kamień@kwadrat mniejszej połówki+kwadrat większej połówki`, "
+                          "każdy kwadrat jako `wiersz.kolumna` ([zapis ruchów]({notation}), "
+                          "po angielsku).",
+        "op.heading": "Ruch {move}: gracz {player}, {tile}, {points} pkt",
+        "op.title": "Plansza po ruchu {move}: gracz {player} kładzie {action} za {points} pkt",
+        "op.caption": "Ruch {move}: {action}, {points} pkt{second}",
+        "op.second": " (drugi kamień tej kolejki)",
+        "op.goes_on": "{tile} leży na {low_cell} i {high_cell}: {reasons}.{extra}",
+        "op.turns_head": "Opublikowane i odtworzone, kolejka po kolejce",
+        "op.turns_table": "| Kolejka | Gracz | Kamienie | Opublikowano | Ta plansza |",
     },
 }
 """Phrase key -> template, per language code; both languages have the same keys and fields."""
 
 NOUNS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
-    EN.code: {"cell": ("cell", "cells"), "value": ("end value", "end values")},
+    EN.code: {"cell": ("cell", "cells"), "value": ("end value", "end values"),
+              "empty_cell": ("empty cell", "empty cells")},
     PL.code: {"cell": ("kwadrat", "kwadraty", "kwadratów"),
+              "empty_cell": ("pusty kwadrat", "puste kwadraty", "pustych kwadratów"),
               "value": ("wartości końcówki", "wartości końcówki", "wartości końcówki")},
 }
 """Counted nouns: English (one, many), Polish (one, few, many) as ``polish_count`` takes them."""

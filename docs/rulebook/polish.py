@@ -22,15 +22,17 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.coverage import perft_pages, tested_by
+from dominokit.rulebook.coverage import perft_pages, tested_by, trace_page
 from dominokit.rulebook.examples import (
     data_text,
     example_anchor,
+    frames,
     suite_traces,
     worked_example,
 )
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
+from dominokit.rulebook.opening import move_by_move, turns_table
 from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
 from dominokit.rulebook.text import escape_html, md, relative
@@ -108,7 +110,9 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
               f"{PL.word('shared_intro')} [{PL.word('common_page')}]"
               f"({relative(COMMON_PAGE, english)}).", ""]
     for entry in book.common:
-        parts.append(f"- {book.link(entry.id, english)} **{md(entry.title_pl or entry.title)}.**")
+        summary = entry.decision_pl or entry.statement_pl or ""
+        parts.append(f"- {book.link(entry.id, english)} **{md(entry.title_pl or entry.title)}.** "
+                     f"{book.prose(summary, english)}".rstrip())
     parts.append("")
     examples = book.examples_of(variant.id)
     if examples:
@@ -156,23 +160,25 @@ def polish_common_markdown(book: Book) -> str:
 
 def polish_opening_markdown(book: Book) -> str:
     """The Polish page of the published Pijanowski opening: the rule that reconstructs it,
-    in Polish, with its board and every score, and the golden trace drawn move by move; the
-    reason for every score is on the English page, reached by the language switch."""
+    in Polish, then every move drawn with the reason for each point it scored and the turns
+    beside the published figures, made by the English page's builders with ``lang=PL``; how
+    the search tool found the board is told on the English page."""
     here = OPENING_PAGE
-    entry = book.rule("R-PIJ-12")
+    info = next(t for t in book.traces if t.id == OPENING_TRACE)
+    variant = next(v for v in book.variants if v.id == info.variant)
+    entry = book.rule(info.rules[0])
+    steps = frames(info.load())
     parts = ["# Opublikowane otwarcie Pijanowskiego", "",
              "Tekst gry Pijanowskiego kończy się zapisem kilku pierwszych ruchów partii, "
              "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
-             "która daje dokładnie te punkty, i wyjaśnia każdy z nich.", "",
+             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to wzorcowy zapis "
+             f"partii [{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
+             "odtwarza na każdym silniku; jak znaleziono planszę, opisuje strona angielska "
+             "(przełącznik języka u góry strony).", "",
              f"## {PL.word('rules')}", "",
-             polish_rule_section(book, entry, here),
-             "## Ruch po ruchu", "",
-             "Zapis partii rozegrany przez silnik wzorcowy, z planszą po każdym ruchu; powód "
-             "każdego wyniku wyjaśnia strona angielska (przełącznik języka u góry strony).",
-             ""]
-    variant = next(v for v in book.variants if v.id == "pijanowski")
-    trace = next(t for t in book.traces if t.id == OPENING_TRACE)
-    parts.append(worked_example(book, variant, trace, here, PL))
+             polish_rule_section(book, entry, here)]
+    moves, turn_totals = move_by_move(book, variant, steps, here, PL)
+    parts += [*moves, *turns_table(steps, turn_totals, PL), ""]
     return "\n".join(parts)
 
 
