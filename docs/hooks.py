@@ -16,6 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # After the checkout is on sys.path:
 from dominokit.rulebook import COMPARISON_PAGE, Book, games_nav, traces_nav  # noqa: E402
+from dominokit.rulebook.captions import say  # noqa: E402
+from dominokit.rulebook.i18n import EN, LANGS  # noqa: E402
+from dominokit.rulebook.pages import nav_titles  # noqa: E402
 
 SECTION = "Games"
 TRACES = "Golden traces"
@@ -23,12 +26,19 @@ TRACES = "Golden traces"
 
 def on_config(config: Any) -> Any:
     """Fill the Games and Golden traces sections of ``config["nav"]`` from the spec and the
-    bundled traces."""
+    bundled traces, and give their titles in every other language of the book to the i18n
+    plugin (the game names from ``name_pl``, the other titles from ``captions``)."""
     book = Book.load()
     for entry in config["nav"] or []:
         if isinstance(entry, dict) and SECTION in entry:
             entry[SECTION] = games_nav(book)
-            entry[SECTION].insert(1, {"The games side by side": COMPARISON_PAGE})
+            entry[SECTION].insert(1, {say(EN, "side_by_side_nav"): COMPARISON_PAGE})
         if isinstance(entry, dict) and TRACES in entry:
             entry[TRACES] = traces_nav(book)
+    i18n = config["plugins"].get("i18n")
+    for language in i18n.config.languages if i18n is not None else []:
+        lang = next((lang for lang in LANGS if lang.code == language.locale), None)
+        if lang is not None and lang.code != EN.code:
+            language.nav_translations = {**nav_titles(book, lang),
+                                         **(language.nav_translations or {})}
     return config

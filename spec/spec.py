@@ -166,7 +166,9 @@ class RuleEntry:
     The quote comes from a seed text (``source_file``, the Polish games) or from a published
     rule text (``source_url``), so a game need not have a seed file to be in the spec.
     ``statement_pl`` is the same rule written for Polish players: both languages sit in the one
-    entry, beside the quote, so the rule book's two languages cannot drift apart.
+    entry, beside the quote, so the rule book's two languages cannot drift apart. A ruling's
+    ``decision_pl`` and ``alternative_pl`` sit beside its ``decision`` and ``alternative`` for
+    the same reason.
     """
 
     id: str
@@ -181,6 +183,8 @@ class RuleEntry:
     source_url: str | None = None
     statement_pl: str | None = None
     title_pl: str | None = None
+    decision_pl: str | None = None
+    alternative_pl: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> RuleEntry:
@@ -193,13 +197,15 @@ class RuleEntry:
             statement=data["statement"], decision=ruling.get("decision"),
             alternative=ruling.get("alternative"), option=ruling.get("option"),
             source_url=source.get("url"), statement_pl=data.get("statement_pl"),
-            title_pl=data.get("title_pl"),
+            title_pl=data.get("title_pl"), decision_pl=ruling.get("decision_pl"),
+            alternative_pl=ruling.get("alternative_pl"),
         )
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A variant option: its allowed values, default, ruling and per-value overrides."""
+    """A variant option: its allowed values, default, ruling and per-value overrides, and
+    what it changes in English and (``description_pl``, for the Polish rule book) in Polish."""
 
     name: str
     values: tuple[object, ...]
@@ -207,6 +213,7 @@ class OptionSpec:
     rule: str
     description: str
     overrides: Mapping[object, Mapping[str, object]] = field(default_factory=dict)
+    description_pl: str | None = None
 
     def coerce(self, value: object, variant_id: str) -> object:
         """The declared value meant by ``value``; strings from a CLI ``k=v`` are matched by
@@ -286,7 +293,7 @@ def _option_spec(name: str, data: Mapping[str, Any]) -> OptionSpec:
         match = next(v for v in values if key_text(v) == key_text(key))
         overrides[match] = dict(changes)
     return OptionSpec(name, values, data["default"], data["rule"], data["description"],
-                      overrides)
+                      overrides, description_pl=data.get("description_pl"))
 
 
 def _variant_from(document: YamlDocument, path: Path) -> Variant:

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from dominokit.rulebook import Book
 from dominokit.rulebook.glossary import TERMS
-from dominokit.rulebook.i18n import fold
+from dominokit.rulebook.i18n import PL, fold
+from dominokit.rulebook.polish import polish_pages
 from tests import test_docs_site as docs_site
 from tests.test_docs_site import VARIANT_RULES, _open, _shoot
+from tests.test_rulebook_polish_pages import english_phrases, leaks
 
 # The fixtures of tests/test_docs_site.py, bound here so pytest finds them by name.
 site, server, browser, screenshots = (docs_site.site, docs_site.server, docs_site.browser,
@@ -93,6 +97,76 @@ def test_search_index_holds_polish_words_folded_and_not(site: Path) -> None:
     for word in SEARCHED:
         assert re.search(rf"(?<!\w){word}", text, re.IGNORECASE), word
     assert fold("mydło") == "mydlo" and fold("Łańcuch") == "Lancuch"
+
+
+class _ArticleText(HTMLParser):
+    """The text a reader reads in a built page's article, in the book's own words: without
+    code, source quotes and elements marked ``lang="en"`` (text from trace and perft files,
+    a published English source), with each drawing's title (its accessible name)."""
+
+    SKIP = {"code", "pre", "blockquote", "script", "style"}
+    VOID = {"br", "img", "hr", "input", "meta", "link", "wbr", "source", "circle", "rect",
+            "line", "path", "polygon", "use"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[bool] = []  # per open element: is its text skipped?
+        self.inside = 0  # depth inside <article>
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.VOID:
+            return
+        if tag == "article":
+            self.inside += 1
+        skipped = (bool(self.stack) and self.stack[-1]) or tag in self.SKIP or \
+            ("lang", "en") in attrs
+        self.stack.append(skipped)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.VOID:
+            return
+        if self.stack:
+            self.stack.pop()
+        if tag == "article":
+            self.inside -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.inside and not (self.stack and self.stack[-1]):
+            self.parts.append(data)
+
+
+def _polish_sources() -> list[str]:
+    """The site paths of every page written in Polish (generated or hand-written)."""
+    sources = set(polish_pages(Book.load()))
+    sources |= {p.relative_to(DOCS).as_posix() for p in DOCS.rglob(f"*{PL.suffix}")}
+    out = []
+    for source in sorted(sources):
+        if not source.endswith(PL.suffix):
+            continue
+        stem = source.removesuffix(PL.suffix)
+        out.append("" if stem == "index" else stem.removesuffix("/index") + "/")
+    return out
+
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def test_no_english_phrase_of_the_book_is_left_on_the_built_polish_site(site: Path) -> None:
+    """Every Polish page as built, read as a reader reads it: none of the generator's English
+    phrases (captions, move tables, ruling boxes, round names...) is left in it."""
+    phrases = english_phrases()
+    pages = _polish_sources()
+    assert "traces/progressive/match-double-tiebreak/" in pages and "glossary/" in pages
+    found: dict[str, list[str]] = {}
+    for page in pages:
+        parser = _ArticleText()
+        parser.feed((site / "pl" / page / "index.html").read_text(encoding="utf-8"))
+        assert parser.parts, f"pl/{page}: no article text"
+        hits = leaks(" ".join(parser.parts), phrases)
+        if hits:
+            found[page] = hits
+    assert not found, found
 
 
 # ---------------------------------------------------------------------------- browser

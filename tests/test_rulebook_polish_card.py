@@ -126,8 +126,14 @@ def test_polish_card_speaks_polish_for_every_game(book: Book) -> None:
                 assert text != english[key], f"{variant.id}: {term} is still in English"
 
 
-def test_polish_comparison_page_has_a_column_per_game(book: Book) -> None:
-    page = polish_pages(book)[PL.page(COMPARISON_PAGE)]
+@pytest.fixture(scope="module")
+def pages(book: Book) -> dict[str, str]:
+    return polish_pages(book)
+
+
+def test_polish_comparison_page_has_a_column_per_game(book: Book, pages: dict[str, str]
+                                                      ) -> None:
+    page = pages[PL.page(COMPARISON_PAGE)]
     assert page.startswith("# Gry obok siebie")
     rows = [line for line in page.splitlines() if line.startswith("|")]
     head, rule, *body = rows
@@ -144,8 +150,7 @@ def test_polish_comparison_page_has_a_column_per_game(book: Book) -> None:
     assert "talon" in page and "wdowa" in page and "jeziork" in page
 
 
-def test_polish_game_pages_show_the_polish_card(book: Book) -> None:
-    pages = polish_pages(book)
+def test_polish_game_pages_show_the_polish_card(book: Book, pages: dict[str, str]) -> None:
     for variant in book.variants:
         page = pages[PL.page(variant_page(variant.id))]
         assert '<div class="dk-card" markdown>' in page, variant.id

@@ -23,8 +23,10 @@ traces), ``opening`` (the published Pijanowski opening), ``notation`` and ``sche
 (the engine-facing reference pages), ``coverage`` (the tests behind each rule), ``viewer``
 (one page per golden trace), ``comparison`` (the games side by side), ``pages`` (the
 variant, common and index pages, and the lists of games that the home page, the rule-id
-page and the navigation take from ``spec/``). This module lists the pages and re-exports
-the public names.
+page and the navigation take from ``spec/``), ``polish`` (the Polish pages, made by the
+same builders with ``lang=PL``) and ``captions`` (every fixed phrase of the drawn examples,
+trace and perft pages in both languages). This module lists the pages and re-exports the
+public names.
 """
 
 from __future__ import annotations

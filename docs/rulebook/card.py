@@ -14,7 +14,8 @@ from typing import Any, Final
 
 from dominokit.reference import Variant
 from dominokit.rulebook.book import Book
-from dominokit.rulebook.i18n import EN, PL, Lang
+from dominokit.rulebook.captions import phase_words
+from dominokit.rulebook.i18n import EN, PL, Lang, polish_count
 from dominokit.rulebook.text import bracket, code, md
 
 CARD_TERMS: Final = ("Players", "Tiles", "Deal", "Goal", "Match")
@@ -193,16 +194,6 @@ def _in(lang: Lang, en: str, pl: str) -> str:
     return {EN.code: en, PL.code: pl}[lang.code]
 
 
-def polish_count(n: int, one: str, few: str, many: str) -> str:
-    """``n`` with a Polish noun in its grammatical number (1 kamień, 2 kamienie, 5 kamieni,
-    22 kamienie)."""
-    if n == 1:
-        return f"1 {one}"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return f"{n} {few}"
-    return f"{n} {many}"
-
-
 def kamienie(n: int) -> str:
     """``n`` tiles in Polish."""
     return polish_count(n, "kamień", "kamienie", "kamieni")
@@ -373,7 +364,7 @@ def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
     else:
         rounds = match["rounds"]
         sizes = "; ".join(
-            f"{md(r['name'])}: " + _in(
+            f"{md(phase_words(r['name'], lang))}: " + _in(
                 lang, f"{len(r['deals'])} deals of {_sizes_range(r['deals'], lang)} tiles each",
                 f"{_rozdania(len(r['deals']))} po {_sizes_range(r['deals'], lang)} kamieni")
             for r in rounds)

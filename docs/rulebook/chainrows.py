@@ -16,6 +16,8 @@ from dataclasses import replace
 from typing import Any, Final
 
 from dominokit.rulebook import diagrams
+from dominokit.rulebook.captions import say
+from dominokit.rulebook.i18n import EN, Lang
 
 ROW_WIDTH: Final = 300
 """Widest piece, in px at scale 1: fits a 390 px phone with the page's margins."""
@@ -45,9 +47,10 @@ def pieces(tiles: Sequence[tuple[int, int]], style: diagrams.ChainStyle) -> list
 
 def chain_rows(state: Mapping[str, Any], table_spec: Mapping[str, Any], *, title: str,
                anchor: int, caption: str, labels: Sequence[str] | None = None,
-               highlight: Iterable[int] = ()) -> str:
+               highlight: Iterable[int] = (), lang: Lang = EN) -> str:
     """The chain of ``state`` as a figure of pieces that wrap (one piece when it is short);
-    ``labels`` and ``highlight`` as for ``diagrams.state_svg``."""
+    ``labels`` and ``highlight`` as for ``diagrams.state_svg``; the words added to the
+    caption and to each piece's title in ``lang``."""
     marked = set(highlight)
     tiles = [(int(a), int(b)) for a, b in state["table"]["tiles"]]
     style = diagrams.chain_style(table_spec, state)
@@ -61,10 +64,10 @@ def chain_rows(state: Mapping[str, Any], table_spec: Mapping[str, Any], *, title
         piece_style = style if part.start == 0 else replace(style, widow=False)
         svgs.append(diagrams.chain_svg(
             [tiles[i] for i in part], piece_style,
-            title=f"{title} (part {number} of {len(parts)}: tiles {part.start + 1} to "
-                  f"{part.stop})",
+            title=say(lang, "part", title=title, part=number, parts=len(parts),
+                      first=part.start + 1, last=part.stop),
             anchor=anchor - part.start,
             labels=None if labels is None else [labels[i] for i in part],
             highlight=[i - part.start for i in part if i in marked], ends=False))
     return (f'<figure class="dk-figure dk-chainrows"><div class="dk-rows">{"".join(svgs)}'
-            f"</div><figcaption>{caption} Read left to right, row by row.</figcaption></figure>")
+            f"</div><figcaption>{caption} {say(lang, 'rows')}</figcaption></figure>")

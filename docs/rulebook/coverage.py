@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from dominokit.rulebook.book import Book
+from dominokit.rulebook.captions import say
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import code, relative
 
 TRACE_PAGE_DIR: Final = "traces"
@@ -84,7 +86,7 @@ def coverage() -> Coverage:
     return Coverage(rules, trace_rules)
 
 
-def tested_by(book: Book, rule_id: str, here: str) -> str:
+def tested_by(book: Book, rule_id: str, here: str, lang: Lang = EN) -> str:
     """The "Tested by" paragraph of one rule (Markdown): its golden traces linked to their
     pages, its perft files with the positions, and the other case kinds with their counts."""
     tests = coverage().of(rule_id)
@@ -92,27 +94,30 @@ def tested_by(book: Book, rule_id: str, here: str) -> str:
     parts: list[str] = []
     traces = sorted(t for t in tests.traces if t in known)
     if traces:
-        parts.append("golden traces " + ", ".join(
-            f"[{code(t)}]({relative(trace_page(t), here)})" for t in traces))
+        parts.append(say(lang, "tested_traces", traces=", ".join(
+            f"[{code(t)}]({relative(trace_page(t), here)})" for t in traces)))
     for path, names in sorted(tests.perft.items()):
         page = relative(perft_page(path.rsplit("/", 1)[1].removesuffix(".yaml")), here)
-        parts.append(f"perft file [{code(path)}]({page}) (positions "
-                     + ", ".join(f"[{code(n)}]({page}#{n})" for n in sorted(names)) + ")")
+        parts.append(say(lang, "tested_perft", file=f"[{code(path)}]({page})",
+                         positions=", ".join(f"[{code(n)}]({page}#{n})"
+                                             for n in sorted(names))))
     if tests.kinds:
-        parts.append("cases " + ", ".join(f"{code(kind + '/')} ×{count}"
-                                          for kind, count in sorted(tests.kinds.items())))
+        parts.append(say(lang, "tested_cases", cases=", ".join(
+            f"{code(kind + '/')} ×{count}" for kind, count in sorted(tests.kinds.items()))))
     if not parts:
-        return '<p class="dk-tested">Tested by: no case names this rule yet.</p>\n'
-    return "*Tested by:* " + "; ".join(parts) + ".\n"
+        return f'<p class="dk-tested">{say(lang, "tested_by_none")}</p>\n'
+    return say(lang, "tested_by", tests="; ".join(parts)) + "\n"
 
 
-def perft_pages(book: Book) -> dict[str, str]:
+def perft_pages(book: Book, lang: Lang = EN) -> dict[str, str]:
     """One page per game with perft data: each position's description, rules, deal, prefix
-    and counts per depth, read from the bundled file (the same data the perft cases run)."""
+    and counts per depth, read from the bundled file (the same data the perft cases run), as
+    ``lang``'s files."""
     from importlib.resources import files
 
     import yaml
 
+    from dominokit.rulebook.card import game_name
     from dominokit.spec.yamldoc import load_yaml_data
 
     pages: dict[str, str] = {}
@@ -122,25 +127,24 @@ def perft_pages(book: Book) -> dict[str, str]:
             continue
         data = load_yaml_data(entry)
         here = perft_page(variant.id)
-        lines = [f"# Perft positions: {variant.name}", "",
-                 f"The positions of {code(PERFT_FILE.format(variant=variant.id))}. Perft "
-                 f"({book.link('R-ALL-11', here)}) counts the sequences of legal actions of a "
-                 "given length from a position; an engine whose counts differ lists a wrong "
-                 "set of actions somewhere below it. `dominokit perft` recomputes any of them.",
-                 ""]
+        lines = [f"# {say(lang, 'perft_title', game=game_name(variant, lang))}", "",
+                 say(lang, "perft_intro", file=code(PERFT_FILE.format(variant=variant.id)),
+                     rule=book.link("R-ALL-11", here)), ""]
         for position in data.get("positions", []):
             name = position["name"]
             rules = ", ".join(book.link(r, here) for r in position.get("rules", []))
             setup = {"deal": position["deal"], "actions": position.get("actions", [])}
-            lines += [f'## {code(name)} {{ #{name} }}', "",
-                      f"{book.prose(position.get('description', ''), here)}", "",
-                      f"Rules: {rules}.", "",
+            described = book.prose(position.get("description", ""), here)
+            if lang.code != EN.code and described:
+                described = f'<span lang="en">{described}</span>'
+            lines += [f'## {code(name)} {{ #{name} }}', "", described, "",
+                      say(lang, "perft_rules", rules=rules), "",
                       "```yaml", yaml.safe_dump(setup, sort_keys=False,
                                                 default_flow_style=None).rstrip(), "```", "",
-                      "| depth | count |", "|---|---|"]
+                      say(lang, "perft_table"), "|---|---|"]
             lines += [f"| {row['depth']} | {row['count']} |" for row in position["perft"]]
             lines.append("")
-        pages[here] = "\n".join(lines)
+        pages[lang.page(here)] = "\n".join(lines)
     return pages
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
 from dominokit.conformance.traces.model import Step
@@ -19,8 +19,11 @@ from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
+from dominokit.rulebook.captions import count, say
+from dominokit.rulebook.card import game_name
 from dominokit.rulebook.chainrows import chain_rows
 from dominokit.rulebook.coverage import trace_page
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import (
     bracket,
     cell_name,
@@ -91,44 +94,43 @@ def play_steps(engine: EngineLike, steps: Sequence[Step], state: JsonObject) -> 
     return out
 
 
-def _end_word(table_spec: Mapping[str, Any], end: str) -> str:
+def _end_word(table_spec: Mapping[str, Any], end: str, lang: Lang) -> str:
     if table_spec.get("ends") == 1:
-        return "the open end"
-    return "the left end" if end == "L" else "the right end"
+        return say(lang, "end.open")
+    return say(lang, "end.L" if end == "L" else "end.R")
 
 
-def describe(frame: Frame, table_spec: Mapping[str, Any]) -> str:
-    """What happened in one step, in words (Markdown)."""
+def describe(frame: Frame, table_spec: Mapping[str, Any], lang: Lang = EN) -> str:
+    """What happened in one step, in words (Markdown) in ``lang``."""
     parsed = Action.parse(frame.action)
     table = frame.after["table"]
     parts: list[str] = []
     if parsed.kind == "opening" and parsed.tile is not None:
-        parts.append(f"opens with {tile((parsed.tile.low, parsed.tile.high))}: the ends show "
-                     f"{table['left']} and {table['right']}")
+        parts.append(say(lang, "opens", tile=tile((parsed.tile.low, parsed.tile.high)),
+                         left=table["left"], right=table["right"]))
     elif parsed.kind == "chain" and parsed.tile is not None:
         shown = table["left"] if parsed.end == "L" else table["right"]
-        where = _end_word(table_spec, parsed.end or "R")
-        parts.append(f"plays {tile((parsed.tile.low, parsed.tile.high))} on {where}, its "
-                     f"{parsed.touch} touching; the end now shows {shown}")
+        parts.append(say(lang, "plays", tile=tile((parsed.tile.low, parsed.tile.high)),
+                         where=_end_word(table_spec, parsed.end or "R", lang),
+                         touch=parsed.touch, shown=shown))
     elif parsed.kind == "board" and parsed.tile is not None and parsed.cells is not None:
         (low, high) = parsed.cells
-        parts.append(f"places {tile((parsed.tile.low, parsed.tile.high))}: "
-                     f"{parsed.tile.low} on {cell_name(low)}, "
-                     f"{parsed.tile.high} on {cell_name(high)}")
+        parts.append(say(lang, "places", tile=tile((parsed.tile.low, parsed.tile.high)),
+                         low=parsed.tile.low, low_cell=cell_name(low),
+                         high=parsed.tile.high, high_cell=cell_name(high)))
     for event in frame.events:
         kind = event["type"]
         if kind == "draw":
-            parts.append(f"draws {md(bracket(event['tile']))}")
+            parts.append(say(lang, "draws", tile=md(bracket(event["tile"]))))
         elif kind == "pass":
-            parts.append("passes")
+            parts.append(say(lang, "passes"))
         elif kind == "stop":
-            parts.append("stops (no extra tile)")
+            parts.append(say(lang, "stops"))
         elif kind == "lake":
-            cells = ", ".join(cell_name(c) for c in event["cells"])
-            size = len(event["cells"])
-            parts.append(f"closes a lake of {size} cell{'s' if size > 1 else ''} ({cells})")
+            parts.append(say(lang, "lake", cells=count(lang, len(event["cells"]), "cell"),
+                             names=", ".join(cell_name(c) for c in event["cells"])))
         elif kind == "end":
-            parts.append("the hand ends: " + result_words(event["result"]))
+            parts.append(say(lang, "hand_ends", result=result_words(event["result"], lang)))
     return "; ".join(parts)
 
 
@@ -138,46 +140,41 @@ def _points(frame: Frame) -> int | None:
     return sum(scored) if scored else None
 
 
-_REASONS: Final = {
-    "domino": "by domino",
-    "block": "by block",
-    "mutual_pass": "after two passes in a row",
-}
+def _known(lang: Lang, prefix: str, value: str) -> str:
+    """The phrase for a value of the trace format's vocabulary (a hand's end reason, a
+    scoring term), or the value itself, escaped, when the book has no phrase for it."""
+    try:
+        return say(lang, f"{prefix}.{value}")
+    except KeyError:
+        return md(value)
 
 
-def result_words(result: Mapping[str, Any]) -> str:
-    """A hand result in one sentence."""
-    reason = _REASONS.get(result["reason"], md(result["reason"]))
+def result_words(result: Mapping[str, Any], lang: Lang = EN) -> str:
+    """A hand result in one sentence, in ``lang``."""
+    reason = _known(lang, "reason", result["reason"])
     if result["winner"] is None:
-        head = f"nobody wins (ended {reason})"
+        head = say(lang, "nobody_wins", reason=reason)
     else:
-        head = f"player {result['winner']} wins {reason}"
-    return f"{head}; points {_players(result['points'])}, pips left {_players(result['pips'])}"
+        head = say(lang, "wins", player=result["winner"], reason=reason)
+    return say(lang, "result_tail", head=head, points=_players(result["points"]),
+               pips=_players(result["pips"]))
 
 
-_TERM_WORDS: Final = {
-    "opponent_pips": "opponent's pips left",
-    "own_pips": "own pips left",
-    "last_tile_bonus": "last-tile bonus",
-    "catch": "catch",
-    "placement_points": "placement and lake points",
-}
-
-
-def result_table(book: Book, result: Mapping[str, Any], here: str) -> str:
+def result_table(book: Book, result: Mapping[str, Any], here: str, lang: Lang = EN) -> str:
     """The scoring terms of a result as a table (player, points, what, rule)."""
-    lines = [f"**Result:** {result_words(result)}.", ""]
+    lines = [say(lang, "result", words=result_words(result, lang)), ""]
     if result["terms"]:
-        lines += ["| Player | Points | For | Rule |", "|---|---|---|---|"]
+        lines += [say(lang, "terms_head"), "|---|---|---|---|"]
         for term in result["terms"]:
-            what = _TERM_WORDS.get(term["term"], md(term["term"]))
+            what = _known(lang, "term", term["term"])
             lines.append(f"| {term['player']} | {term['points']:+d} | {what} | "
                          f"{book.link(term['rule'], here)} |")
         lines.append("")
     return "\n".join(lines)
 
 
-def frame_figure(frame: Frame, table_spec: Mapping[str, Any], title: str, caption: str) -> str:
+def frame_figure(frame: Frame, table_spec: Mapping[str, Any], title: str, caption: str,
+                 lang: Lang = EN) -> str:
     """The table after ``frame`` drawn as a captioned figure: the tile just placed outlined,
     the lakes scored so far marked; ``title`` is the drawing's accessible name."""
     table = frame.after["table"]
@@ -187,18 +184,18 @@ def frame_figure(frame: Frame, table_spec: Mapping[str, Any], title: str, captio
         parsed = Action.parse(frame.action)
         highlight = [0 if parsed.end == "L" else len(table["tiles"]) - 1]
         return chain_rows(frame.after, table_spec, title=title, anchor=frame.anchor,
-                          caption=caption, highlight=highlight)
+                          caption=caption, highlight=highlight, lang=lang)
     svg = diagrams.state_svg(frame.after, table_spec, title=title, anchor=frame.anchor,
                              highlight=highlight, lakes=frame.lakes)
     return figure(svg, caption)
 
 
-def _chain_labels(frames_: Sequence[Frame]) -> list[str]:
+def _chain_labels(frames_: Sequence[Frame], lang: Lang = EN) -> list[str]:
     """Move numbers under the tiles of the final chain (the widow marked as such)."""
     last = frames_[-1].after
     labels: list[str] = []
     if last.get("widow") is not None:
-        labels.append("widow")
+        labels.append(say(lang, "widow_label"))
     order: list[str] = []
     for frame in frames_:
         parsed = Action.parse(frame.action)
@@ -210,75 +207,92 @@ def _chain_labels(frames_: Sequence[Frame]) -> list[str]:
     return labels + order
 
 
-def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str) -> str:
-    """A trace as a worked example: every step in words, the table after each placement."""
+def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str,
+                   lang: Lang = EN) -> str:
+    """A trace as a worked example: every step in words, the table after each placement,
+    every caption and label in ``lang``."""
     trace = info.load()
     table_spec = variant.data["components"]["table"]
     steps = frames(trace)
     if not steps:
         return ""
+    game = game_name(variant, lang)
     board = steps[0].after["table"]["kind"] == "board"
-    lines = [f"### {md(trace.description)} {{ #{example_anchor(info)} }}", "",
-             f"Trace {code(trace.id)} (conformance case {code('golden/' + trace.id)}), "
-             f"covering {book.links(trace.rules, here)}.", ""]
+    lines = [f"### {data_text(trace.description, lang)} {{ #{example_anchor(info)} }}", "",
+             say(lang, "trace_line", trace=code(trace.id), case=code("golden/" + trace.id),
+                 rules=book.links(trace.rules, here)), ""]
     deal = trace.hands[0].deal
-    hands = " · ".join(f"player {i}: " + " ".join(md(bracket(t)) for t in hand)
-                       for i, hand in enumerate(deal["hands"]))
-    lines += [f"**Deal.** {hands}."]
+    lines.append(say(lang, "deal", hands=dealt_hands(deal["hands"], lang)))
     if deal.get("widow"):
         x, y = deal["widow"]
-        lines[-1] += f" Widow {tile((x, y))}: {x} faces player 0, {y} faces player 1."
+        lines[-1] += say(lang, "widow_deal", tile=tile((x, y)), low=x, high=y)
     stock = deal.get("stock") or []
     if stock:
         shown = " ".join(md(bracket(t)) for t in stock[:6])
-        more = f" and {len(stock) - 6} more" if len(stock) > 6 else ""
-        lines[-1] += f" Stock, in draw order: {shown}{more}."
+        more = say(lang, "stock_more", count=len(stock) - 6) if len(stock) > 6 else ""
+        lines[-1] += say(lang, "stock", tiles=shown, more=more)
     if board:
-        lines += ["", "| Move | Player | Action | What happens | Points |",
-                  "|---|---|---|---|---|"]
+        lines += ["", say(lang, "moves_head_points"), "|---|---|---|---|---|"]
     else:
-        lines += ["", "| Move | Player | Action | What happens |", "|---|---|---|---|"]
+        lines += ["", say(lang, "moves_head"), "|---|---|---|---|"]
     for frame in steps:
         points = _points(frame)
         row = f"| {frame.number} | {frame.player} | {code(frame.action)} | " \
-              f"{describe(frame, table_spec)} |"
+              f"{describe(frame, table_spec, lang)} |"
         lines.append(row + (f" {0 if points is None else points} |" if board else ""))
     lines.append("")
     if not board:
-        lines.append("Chain games score only when the hand ends, so the moves have no points "
-                     "of their own.")
-        lines.append("")
+        lines += [say(lang, "chain_no_points"), ""]
     if board:
         final = steps[-1]
-        title = f"{variant.name}, {trace.id}: the board after the last move, {final.action}"
+        title = say(lang, "board_final_title", game=game, trace=trace.id, action=final.action)
         lines += [frame_figure(final, table_spec, title,
-                               f"The board after move {final.number}; the last tile placed is "
-                               "outlined."), ""]
+                               say(lang, "board_final", move=final.number), lang), ""]
     else:
         lines.append('<div class="dk-steps">')
         for frame in steps:
             if frame.after["table"] == frame.before["table"]:
                 continue
-            title = (f"{variant.name}, {trace.id}: the chain after move {frame.number}, "
-                     f"{frame.action}")
-            caption = (f"After move {frame.number}: player {frame.player} plays "
-                       f"<code>{escape_html(frame.action)}</code>")
-            lines.append(frame_figure(frame, table_spec, title, caption))
+            title = say(lang, "chain_after_title", game=game, trace=trace.id,
+                        move=frame.number, action=frame.action)
+            caption = say(lang, "chain_after", move=frame.number, player=frame.player,
+                          action=f"<code>{escape_html(frame.action)}</code>")
+            lines.append(frame_figure(frame, table_spec, title, caption, lang))
         lines += ["</div>", ""]
         final = steps[-1]
-        title = f"{variant.name}, {trace.id}: the final chain, tiles numbered by move"
+        title = say(lang, "chain_final_title", game=game, trace=trace.id)
         lines += [chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
-                             labels=_chain_labels(steps),
-                             caption="The final chain; the number under each tile is its "
-                                     "move."), ""]
+                             labels=_chain_labels(steps, lang),
+                             caption=say(lang, "chain_final"), lang=lang), ""]
     result = trace.hands[0].result
     if result is not None:
-        lines.append(result_table(book, result, here))
-    header = _trace_header(info)
-    if header:
-        lines += ['??? note "The arithmetic, by hand (from the trace file)"', "",
-                  indent("```text\n" + header + "\n```"), ""]
+        lines.append(result_table(book, result, here, lang))
+    lines += arithmetic(info, lang)
     return "\n".join(lines)
+
+
+def dealt_hands(hands: Sequence[Sequence[str]], lang: Lang = EN) -> str:
+    """The hands of a deal in one line: each player's tiles as the texts write them."""
+    return " · ".join(say(lang, "hand_of", player=i,
+                          tiles=" ".join(md(bracket(t)) for t in hand))
+                      for i, hand in enumerate(hands))
+
+
+def data_text(text: str, lang: Lang) -> str:
+    """English text taken from a trace or perft file (a description, a note), escaped; on a
+    page in another language it is marked as English, for screen readers and for the test
+    that no English phrase of the book's own is left on a Polish page."""
+    shown = md(text)
+    return shown if lang.code == EN.code else f'<span lang="en">{shown}</span>'
+
+
+def arithmetic(info: TraceInfo, lang: Lang = EN) -> list[str]:
+    """The trace file's own arithmetic (its leading comments), folded away under a note."""
+    header = _trace_header(info)
+    if not header:
+        return []
+    return [f'??? note "{say(lang, "arithmetic")}"', "",
+            indent("```text\n" + header + "\n```"), ""]
 
 
 def _trace_header(info: TraceInfo) -> str:
@@ -287,19 +301,18 @@ def _trace_header(info: TraceInfo) -> str:
                      for line in comments.split("\n")).strip("\n")
 
 
-def suite_traces(book: Book, variant_id: str, here: str) -> str:
+def suite_traces(book: Book, variant_id: str, here: str, lang: Lang = EN) -> str:
     """A table of every bundled trace of a variant: what it shows and which rules."""
     rows = book.traces_of(variant_id)
     if not rows:
         return ""
-    lines = ["## Golden traces of this game", "",
-             "Every trace is a conformance case (`golden/<id>`) that any engine can replay, "
-             "and has its own page, drawn move by move; "
-             f"see [the trace format]({relative(TRACE_FORMAT_PAGE, here)}).", "",
-             "| Trace | Kind | What it shows | Rules |", "|---|---|---|---|"]
+    lines = [f"## {say(lang, 'suite_head')}", "",
+             say(lang, "suite_intro", format=relative(TRACE_FORMAT_PAGE, here)), "",
+             say(lang, "traces_rules_head"), "|---|---|---|---|"]
     for trace in rows:
         page = relative(trace_page(trace.id), here)
-        lines.append(f"| [{code(trace.id)}]({page}) | {trace.kind} | {md(trace.description)} | "
+        lines.append(f"| [{code(trace.id)}]({page}) | {say(lang, 'kind.' + trace.kind)} | "
+                     f"{data_text(trace.description, lang)} | "
                      f"{book.links(trace.rules, here)} |")
     return "\n".join(lines) + "\n"
 

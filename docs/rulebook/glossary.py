@@ -158,6 +158,11 @@ TERMS: Final = (
 _LINK_OR_CODE = re.compile(r"\[[^\]]*\]\([^)]*\)|`[^`]*`|<[^>]*>|\{[^}]*\}")
 
 
+def _english(term: str, lang: Lang) -> str:
+    """The spec's English term, marked as English on a page in another language."""
+    return md(term) if lang.code == "en" else f'<span lang="en">{md(term)}</span>'
+
+
 def glossary_markdown(lang: Lang) -> str:
     """The glossary page in ``lang``: each Polish term under its anchor, with the English term
     of the spec and its meaning."""
@@ -172,7 +177,8 @@ def glossary_markdown(lang: Lang) -> str:
     for term in TERMS:
         meaning = term.pl_meaning if lang.code == "pl" else term.en_meaning
         lines += [f"## {md(term.pl)} {{ #{term.anchor} }}", "",
-                  f"*{lang.word('english_term')}:* **{md(term.en)}**. {md(meaning)}", ""]
+                  f"*{lang.word('english_term')}:* **{_english(term.en, lang)}**. "
+                  f"{md(meaning)}", ""]
     return "\n".join(lines)
 
 

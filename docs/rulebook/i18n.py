@@ -24,6 +24,16 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def polish_count(n: int, one: str, few: str, many: str) -> str:
+    """``n`` with a Polish noun in its grammatical number (1 kamień, 2 kamienie, 5 kamieni,
+    22 kamienie)."""
+    if n == 1:
+        return f"1 {one}"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} {few}"
+    return f"{n} {many}"
+
+
 @dataclass(frozen=True)
 class Lang:
     """One language of the book: its code, the suffix of its pages and its words."""
@@ -58,8 +68,6 @@ PL: Final = Lang("pl", ".pl.md", {
     "origin": "Pochodzenie",
     "notes": "Uwagi autora",
     "option": "Opcja",
-    "options_en": "Opcje tej gry, przykłady z rysunkami i zapisy partii są na stronie "
-                  "angielskiej",
     "shared": "Zasady wspólne dla wszystkich gier",
     "shared_intro": "Obowiązują także tutaj; każda jest opisana w całości na stronie",
     "common_page": "zasad wspólnych",

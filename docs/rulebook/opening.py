@@ -25,7 +25,9 @@ from dominokit.rulebook.book import (
     Book,
     variant_page,
 )
+from dominokit.rulebook.captions import count, say
 from dominokit.rulebook.examples import Frame, frame_figure, frames
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.published import fence_words, published_english
 from dominokit.rulebook.rules import source_beside
 from dominokit.rulebook.text import (
@@ -42,13 +44,16 @@ COLOUR_NAMES: Final = ("light", "dark")
 """Names of field colours 0 and 1, as ``diagrams`` draws them."""
 
 
-def _field_words(cell: Sequence[int]) -> str:
+def _field_words(cell: Sequence[int], lang: Lang) -> str:
     r, k = board_rules.field((cell[0], cell[1]))
-    return f"field ({r}, {k}), a {COLOUR_NAMES[board_rules.colour((cell[0], cell[1]))]} field"
+    colour = say(lang, f"colour.{board_rules.colour((cell[0], cell[1]))}")
+    return say(lang, "op.field", row=r, field=k, colour=colour)
 
 
-def placement_reason(event: Mapping[str, Any], variant: Variant) -> tuple[str, int]:
-    """Why a board placement scored what it did (R-PIJ-05 wording), and the points."""
+def placement_reason(event: Mapping[str, Any], variant: Variant, lang: Lang = EN
+                     ) -> tuple[str, int]:
+    """Why a board placement scored what it did (R-PIJ-05 wording) in ``lang``, and the
+    points."""
     parsed = Action.parse(event["action"])
     assert parsed.tile is not None and parsed.cells is not None
     low, high = parsed.cells
@@ -56,17 +61,97 @@ def placement_reason(event: Mapping[str, Any], variant: Variant) -> tuple[str, i
     multiplier = int(variant.data["scoring"]["placement"]["same_field_multiplier"])
     if board_rules.same_field(low, high):
         points = multiplier * pips
-        times = "twice" if multiplier == 2 else f"{multiplier} times"
-        text = (f"both halves lie on {_field_words(low)}, so its pips count {times}: "
-                f"{multiplier} × {pips} = {points}")
+        times = say(lang, "op.twice") if multiplier == 2 else \
+            say(lang, "op.times", factor=multiplier)
+        text = say(lang, "op.same_field", field=_field_words(low, lang), times=times,
+                   factor=multiplier, pips=pips, points=points)
     else:
-        colours = " and ".join(COLOUR_NAMES[board_rules.colour(c)] for c in (low, high))
+        low_colour, high_colour = (board_rules.colour(c) for c in (low, high))
         points = pips
-        kind = "two fields" if colours.count("light") == 1 else "two fields of one colour"
-        text = (f"it lies across {kind} ({cell_name(low)} on {colours.split(' and ')[0]}, "
-                f"{cell_name(high)} on {colours.split(' and ')[1]}), so its pips count "
-                f"once: {points}")
+        kind = "op.two_fields" if low_colour != high_colour else "op.two_fields_one_colour"
+        text = say(lang, "op.across", kind=say(lang, kind), low_cell=cell_name(low),
+                   low_colour=say(lang, f"colour.{low_colour}"), high_cell=cell_name(high),
+                   high_colour=say(lang, f"colour.{high_colour}"), points=points)
     return text, points
+
+
+def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str,
+                 lang: Lang = EN) -> tuple[list[str], list[int]]:
+    """The opening's moves in ``lang``, each drawn with the reason for every point it scored
+    (checked against the trace: the build stops on a difference), and the turns' totals."""
+    table_spec = variant.data["components"]["table"]
+    parts = [f"## {say(lang, 'op.moves_head')}", "",
+             say(lang, "op.moves_intro", player=steps[0].player, tile=tile((0, 0)),
+                 rule=book.link("R-PIJ-01", here), notation=relative(NOTATION_PAGE, here)), ""]
+    turn_totals: list[int] = []
+    previous_player: int | None = None
+    for frame in steps:
+        reasons: list[str] = []
+        total = 0
+        for event in frame.events:
+            if event["type"] == "place":
+                text, points = placement_reason(event, variant, lang)
+                if points != event.get("points"):
+                    raise AssertionError(f"{frame.action}: R-PIJ-05 gives {points}, the "
+                                         f"trace says {event.get('points')}")
+                reasons.append(f"{md(text)} ({book.link(event['rule'], here)})")
+                total += points
+            elif event["type"] == "lake":
+                n = len(event["cells"])
+                table = frame.after["table"]
+                reasons.append(say(
+                    lang, "op.lake", size=count(lang, n, "empty_cell"), n=n,
+                    cells=", ".join(cell_name(c) for c in event["cells"]),
+                    fence=fence_words(event["cells"], table["rows"], table["cols"], lang),
+                    per_cell=event["points"] // n, points=event["points"])
+                    + f" ({book.link(event['rule'], here)})")
+                total += event["points"]
+        parsed = Action.parse(frame.action)
+        assert parsed.tile is not None
+        same_turn = previous_player == frame.player
+        if same_turn:
+            turn_totals[-1] += total
+        else:
+            turn_totals.append(total)
+        previous_player = frame.player
+        placed = tile((parsed.tile.low, parsed.tile.high))
+        extra = ""
+        if variant.data["turn"].get("extra_tile") and \
+                str(parsed.tile) == variant.data["turn"]["extra_tile"]["after"]:
+            extra = say(lang, "op.extra", tile=placed,
+                        rule=book.link(variant.data["turn"]["extra_tile"]["rule"], here))
+        heading = say(lang, "op.heading", move=frame.number, player=frame.player, tile=placed,
+                      points=total)
+        title = say(lang, "op.title", move=frame.number, player=frame.player,
+                    action=frame.action, points=total)
+        caption = say(lang, "op.caption", move=frame.number,
+                      action=f"<code>{escape_html(frame.action)}</code>", points=total,
+                      second=say(lang, "op.second") if same_turn else "")
+        said = say(lang, "op.goes_on", tile=placed, low_cell=cell_name(parsed.cells[0]),
+                   high_cell=cell_name(parsed.cells[1]), reasons="; ".join(reasons),
+                   extra=extra) if parsed.cells else ""
+        parts += [f"### {heading}", "", frame_figure(frame, table_spec, title, caption, lang),
+                  "", said, ""]
+    return parts, turn_totals
+
+
+def turns_table(steps: Sequence[Frame], turn_totals: Sequence[int], lang: Lang = EN
+                ) -> list[str]:
+    """Each published turn beside what the reconstructed board gives (the build stops when
+    they differ)."""
+    from dominokit.rulebook import pijanowski_opening as tool
+
+    published = [turn.points for turn in tool.PUBLISHED]
+    if list(turn_totals) != published:
+        raise AssertionError(f"the trace's turn totals {list(turn_totals)} are not the "
+                             f"published {published}")
+    parts = [f"## {say(lang, 'op.turns_head')}", "", say(lang, "op.turns_table"),
+             "|---|---|---|---|---|"]
+    for number, (turn, got, player) in enumerate(
+            zip(tool.PUBLISHED, turn_totals, _turn_players(steps), strict=True), start=1):
+        tiles = " + ".join(tile(t) for t in turn.tiles)
+        parts.append(f"| {number} | {player} | {tiles} | {turn.points} | {got} |")
+    return parts
 
 
 def opening_markdown(book: Book) -> str:
@@ -76,7 +161,6 @@ def opening_markdown(book: Book) -> str:
     here = OPENING_PAGE
     trace = next(t for t in book.traces if t.id == OPENING_TRACE).load()
     variant = next(v for v in book.variants if v.id == trace.variant)
-    table_spec = variant.data["components"]["table"]
     steps = frames(trace)
     rule = book.rule(trace.rules[0])
     home = relative(variant_page(variant.id), here)
@@ -95,71 +179,8 @@ def opening_markdown(book: Book) -> str:
                                   "each turn scored in brackets:\n\n"
                                   + published_english(rule.quote or "",
                                                       tool.PUBLISHED))]
-    parts += ["## Move by move", "",
-              f"Player {steps[0].player} starts and the players alternate; the {tile((0, 0))} "
-              "turn is two "
-              f"placements. Field colours follow {book.link('R-PIJ-01', here)} (light and "
-              "dark as drawn); the tile just placed is outlined in orange and lake cells are "
-              "blue. Read the notation as `tile@low-half cell+high-half cell`, each cell as "
-              f"`row.column` ([notation]({relative(NOTATION_PAGE, here)})).", ""]
-    turn_totals: list[int] = []
-    previous_player: int | None = None
-    for frame in steps:
-        reasons: list[str] = []
-        total = 0
-        for event in frame.events:
-            if event["type"] == "place":
-                text, points = placement_reason(event, variant)
-                if points != event.get("points"):
-                    raise AssertionError(f"{frame.action}: R-PIJ-05 gives {points}, the "
-                                         f"trace says {event.get('points')}")
-                reasons.append(f"{md(text)} ({book.link(event['rule'], here)})")
-                total += points
-            elif event["type"] == "lake":
-                n = len(event["cells"])
-                per_cell = event["points"] // n
-                cells = ", ".join(cell_name(c) for c in event["cells"])
-                table = frame.after["table"]
-                fence = fence_words(event["cells"], table["rows"], table["cols"])
-                reasons.append(f"it closes a lake of {n} empty cells ({cells}), fenced in by "
-                               f"{fence}: {n} × {per_cell} = "
-                               f"{event['points']} ({book.link(event['rule'], here)})")
-                total += event["points"]
-        parsed = Action.parse(frame.action)
-        assert parsed.tile is not None
-        same_turn = previous_player == frame.player
-        if same_turn:
-            turn_totals[-1] += total
-        else:
-            turn_totals.append(total)
-        previous_player = frame.player
-        extra = ""
-        if variant.data["turn"].get("extra_tile") and \
-                str(parsed.tile) == variant.data["turn"]["extra_tile"]["after"]:
-            extra = (f" Placing {tile((parsed.tile.low, parsed.tile.high))} lets the same "
-                     f"player place one more tile in this turn "
-                     f"({book.link(variant.data['turn']['extra_tile']['rule'], here)}).")
-        heading = (f"### Move {frame.number}: player {frame.player}, "
-                   f"{tile((parsed.tile.low, parsed.tile.high))}, {total} points")
-        title = (f"The board after move {frame.number}: player {frame.player} places "
-                 f"{frame.action} for {total} points")
-        caption = (f"Move {frame.number}: <code>{escape_html(frame.action)}</code>, "
-                   f"{total} points" + (" (second tile of the turn)" if same_turn else ""))
-        parts += [heading, "", frame_figure(frame, table_spec, title, caption), "",
-                  f"{tile((parsed.tile.low, parsed.tile.high))} goes on "
-                  f"{cell_name(parsed.cells[0])} and {cell_name(parsed.cells[1])}: "
-                  + "; ".join(reasons) + "." + extra if parsed.cells else "", ""]
-    published = [turn.points for turn in tool.PUBLISHED]
-    if turn_totals != published:
-        raise AssertionError(f"the trace's turn totals {turn_totals} are not the published "
-                             f"{published}")
-    parts += ["## Published and reconstructed, turn by turn", "",
-              "| Turn | Player | Tiles | Published | This board |", "|---|---|---|---|---|"]
-    players = _turn_players(steps)
-    for number, (turn, got, player) in enumerate(
-            zip(tool.PUBLISHED, turn_totals, players, strict=True), start=1):
-        tiles = " + ".join(tile(t) for t in turn.tiles)
-        parts.append(f"| {number} | {player} | {tiles} | {turn.points} | {got} |")
+    moves, turn_totals = move_by_move(book, variant, steps, here)
+    parts += [*moves, *turns_table(steps, turn_totals)]
     parts += ["", _search_section(book, tool, trace, here)]
     return "\n".join(parts)
 

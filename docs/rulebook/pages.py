@@ -17,9 +17,11 @@ from dominokit.rulebook.book import (
     Book,
     variant_page,
 )
-from dominokit.rulebook.card import summary_card
+from dominokit.rulebook.captions import say
+from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.cichecks import ci_table
 from dominokit.rulebook.examples import example_anchor, suite_traces, worked_example
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import options_section, rule_section
 from dominokit.rulebook.text import code, md, relative
@@ -159,6 +161,17 @@ def games_nav(book: Book) -> list[str | dict[str, str]]:
         nav.append({variant.name: page})
         nav.extend(p for p in extra if p.startswith(page.removesuffix(".md") + "-"))
     return nav
+
+
+def nav_titles(book: Book, lang: Lang) -> dict[str, str]:
+    """The titles of the generated navigation entries (each game, the games side by side, the
+    golden traces, the perft positions) in ``lang``, keyed by their English titles: what
+    ``docs/hooks.py`` adds to the i18n plugin's ``nav_translations``, so a game added in
+    ``spec/`` is named in every language without editing ``mkdocs.yml``."""
+    titles = {v.name: game_name(v, lang) for v in book.variants}
+    for key in ("side_by_side_nav", "index_title", "perft_nav"):
+        titles[say(EN, key)] = say(lang, key)
+    return titles
 
 
 MARKERS = {"<!-- dominokit:games -->": games_table,

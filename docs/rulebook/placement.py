@@ -16,6 +16,8 @@ from dominokit.reference.chain import fits
 from dominokit.reference.rules import load_rules
 from dominokit.reference.tiles import Tile, tile_set
 from dominokit.rulebook.book import Book
+from dominokit.rulebook.captions import count, say
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import md, tile
 
 
@@ -47,8 +49,10 @@ def placement_rules(variant: Variant) -> tuple[str, ...]:
     return tuple(r for r in (parity.get("rule"), parity.get("blank_rule")) if r)
 
 
-def placement_section(book: Book, variant: Variant, here: str, level: str = "##") -> str:
-    """The "hardest tiles" section of a game with a parity policy (empty for the others)."""
+def placement_section(book: Book, variant: Variant, here: str, level: str = "##",
+                      lang: Lang = EN) -> str:
+    """The "hardest tiles" section of a game with a parity policy (empty for the others),
+    in ``lang``."""
     if not placement_rules(variant):
         return ""
     table = fitting_ends(variant)
@@ -56,13 +60,10 @@ def placement_section(book: Book, variant: Variant, here: str, level: str = "##"
     rules = book.links(placement_rules(variant), here)
     fewest = len(table[hardest[0]])
     ends = ", ".join(str(e) for e in table[hardest[0]])
-    lines = [f"{level} Which tiles are hardest to place", "",
-             f"Under {rules} a tile fits an open end only on some end values. Counted from "
-             f"the rules for every tile of the set, the hardest to place fit on {fewest} "
-             f"end value{'s' if fewest != 1 else ''} only ({md(ends)}): "
-             + " ".join(tile((t.low, t.high)) for t in hardest) + ".", "",
-             '<div class="dk-scroll" markdown>', "",
-             "| Tile | Fits on an end showing | How many |", "|---|---|---|"]
+    lines = [f"{level} {say(lang, 'hardest_head')}", "",
+             say(lang, "hardest", rules=rules, values=count(lang, fewest, "value"),
+                 ends=md(ends), tiles=" ".join(tile((t.low, t.high)) for t in hardest)), "",
+             '<div class="dk-scroll" markdown>', "", say(lang, "hardest_table"), "|---|---|---|"]
     for t, fit in sorted(table.items(), key=lambda item: (len(item[1]), item[0].low,
                                                            item[0].high)):
         lines.append(f"| {tile((t.low, t.high))} | {', '.join(str(e) for e in fit)} | "

@@ -3,10 +3,11 @@ published Pijanowski opening and the glossary, as ``*.pl.md`` beside the English
 
 Every rule is shown under the same anchor as on the English page (its id) with its Polish
 title, the source words and the Polish statement from ``spec/`` (``title_pl``,
-``statement_pl``); the games' own words link to the glossary. The drawn worked examples are
-made by the English builder from the golden traces and shown here as they are, so each
-example in the book is still checked by the suite; their captions are in English, and the page
-says so.
+``statement_pl``); the games' own words link to the glossary; a ruling's box holds its
+``decision_pl`` and ``alternative_pl``. The drawn worked examples, the golden trace pages and
+the perft pages are made by the same builders as the English ones from the same traces, with
+``lang=PL``: their captions, tables and event descriptions come from the Polish half of
+``captions.PHRASES``, so each example in the book is still checked by the suite.
 """
 
 from __future__ import annotations
@@ -21,11 +22,21 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.examples import example_anchor, worked_example
+from dominokit.rulebook.coverage import perft_pages, tested_by, trace_page
+from dominokit.rulebook.examples import (
+    data_text,
+    example_anchor,
+    frames,
+    suite_traces,
+    worked_example,
+)
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
-from dominokit.rulebook.rules import blocks, option_rows
+from dominokit.rulebook.opening import move_by_move, turns_table
+from dominokit.rulebook.placement import placement_section
+from dominokit.rulebook.rules import blocks, option_rows, ruling_box
 from dominokit.rulebook.text import escape_html, md, relative
+from dominokit.rulebook.viewer import trace_pages
 
 GAMES_MARKER = "<!-- dominokit:games-pl -->"
 """Where the Polish home page (docs/index.pl.md) lists the games."""
@@ -41,9 +52,11 @@ def _statement(book: Book, entry: RuleEntry, here: str) -> str:
     return link_terms(blocks(book, text, here), here, PL)
 
 
-def polish_rule_section(book: Book, entry: RuleEntry, here: str) -> str:
+def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool = False
+                        ) -> str:
     """One rule in Polish: the same heading anchor as in English, source words beside the
-    Polish statement, and whether it is a rule or a ruling."""
+    Polish statement, the ruling's box (decision, alternative reading, option) or the mark of
+    a plain rule, and the tests that hold it down."""
     title = entry.title_pl or entry.title
     parts = [f"### {entry.id} · {md(title)} {{ #{entry.id} .dk-rule-title }}", ""]
     quote = PL.word("no_source")
@@ -59,8 +72,10 @@ def polish_rule_section(book: Book, entry: RuleEntry, here: str) -> str:
               f'<p class="dk-label">{label}{source}</p>', "", quote, "", "</div>",
               '<div class="dk-en" lang="pl" markdown>',
               f'<p class="dk-label">{PL.word("statement")}</p>', "",
-              _statement(book, entry, here), "", "</div>", "</div>", "",
-              f'<p class="dk-kind">{PL.word(entry.kind)}</p>', ""]
+              _statement(book, entry, here), "", "</div>", "</div>", ""]
+    box = ruling_box(book, entry, here, options_here, PL)
+    parts += [box] if box else [f'<p class="dk-kind">{PL.word(entry.kind)}</p>', ""]
+    parts += [tested_by(book, entry.id, here, PL), ""]
     return "\n".join(parts)
 
 
@@ -88,36 +103,44 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
               "Każda zasada ma stały identyfikator (ten sam co na stronie angielskiej); obok "
               "zasady stoją słowa źródła, na których się opiera. *Rozstrzygnięcia* zaznaczają "
               "miejsca, w których tekst zostawia lukę, i mówią, jak projekt ją zamyka.", ""]
-    parts += [polish_rule_section(book, entry, english) for entry in variant.rules]
+    parts += [polish_rule_section(book, entry, english, options_here=True)
+              for entry in variant.rules]
     parts.append(_polish_options(book, variant, english))
     parts += [f"## {PL.word('shared')}", "",
               f"{PL.word('shared_intro')} [{PL.word('common_page')}]"
               f"({relative(COMMON_PAGE, english)}).", ""]
     for entry in book.common:
-        parts.append(f"- {book.link(entry.id, english)} **{md(entry.title_pl or entry.title)}.**")
+        summary = entry.decision_pl or entry.statement_pl or ""
+        parts.append(f"- {book.link(entry.id, english)} **{md(entry.title_pl or entry.title)}.** "
+                     f"{book.prose(summary, english)}".rstrip())
     parts.append("")
     examples = book.examples_of(variant.id)
     if examples:
         parts += ["## Przykłady", "",
-                  "Przykłady rozegrane ruch po ruchu z zapisów partii, które sprawdza zestaw "
-                  "testów; opisy pod rysunkami są po angielsku.", ""]
-        parts += [f"- [{md(t.description.rstrip('.'))}](#{example_anchor(t)})" for t in examples]
+                  "Przykłady rozegrane ruch po ruchu z wzorcowych zapisów partii, które "
+                  "sprawdza zestaw testów (tytuły przykładów pochodzą z plików zapisu i są po "
+                  "angielsku).", ""]
+        parts += [f"- [{data_text(t.description.rstrip('.'), PL)}](#{example_anchor(t)})"
+                  for t in examples]
         parts.append("")
-        parts += [worked_example(book, variant, t, english) for t in examples]
+        parts += [worked_example(book, variant, t, english, PL) for t in examples]
+    parts.append(placement_section(book, variant, english, lang=PL))
+    parts.append(suite_traces(book, variant.id, english, PL))
     return "\n".join(parts)
 
 
 def _polish_options(book: Book, variant: Variant, here: str) -> str:
     """The game's options, under the same anchors as on the English page (``#option-NAME``),
-    so a link to an option lands in either language; what each changes is said in English."""
+    so a link to an option lands in either language; what each changes from
+    ``description_pl``."""
     if not variant.options:
         return "## Opcje\n\nTa gra nie ma opcji: silnik gra w nią tylko w jeden sposób.\n"
     lines = ["## Opcje", "",
              "Opcje wybierają drugie odczytanie rozstrzygnięcia. Silnik podaje w `hello` opcje i "
              "wartości, które obsługuje; przypadki testowe wymagające innych są dla niego "
-             "*nie do zastosowania*, nie błędami. Opisy są po angielsku.", "",
+             "*nie do zastosowania*, nie błędami.", "",
              "| Opcja | Wartości | Domyślna | Zasada | Co zmienia |",
-             "|---|---|---|---|---|", *option_rows(book, variant, here)]
+             "|---|---|---|---|---|", *option_rows(book, variant, here, PL)]
     return "\n".join(lines) + "\n"
 
 
@@ -137,23 +160,25 @@ def polish_common_markdown(book: Book) -> str:
 
 def polish_opening_markdown(book: Book) -> str:
     """The Polish page of the published Pijanowski opening: the rule that reconstructs it,
-    in Polish, with its board and every score, and the golden trace drawn move by move; the
-    reason for every score is on the English page, reached by the language switch."""
+    in Polish, then every move drawn with the reason for each point it scored and the turns
+    beside the published figures, made by the English page's builders with ``lang=PL``; how
+    the search tool found the board is told on the English page."""
     here = OPENING_PAGE
-    entry = book.rule("R-PIJ-12")
+    info = next(t for t in book.traces if t.id == OPENING_TRACE)
+    variant = next(v for v in book.variants if v.id == info.variant)
+    entry = book.rule(info.rules[0])
+    steps = frames(info.load())
     parts = ["# Opublikowane otwarcie Pijanowskiego", "",
              "Tekst gry Pijanowskiego kończy się zapisem kilku pierwszych ruchów partii, "
              "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
-             "która daje dokładnie te punkty, i wyjaśnia każdy z nich.", "",
+             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to wzorcowy zapis "
+             f"partii [{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
+             "odtwarza na każdym silniku; jak znaleziono planszę, opisuje strona angielska "
+             "(przełącznik języka u góry strony).", "",
              f"## {PL.word('rules')}", "",
-             polish_rule_section(book, entry, here),
-             "## Ruch po ruchu", "",
-             "Zapis partii rozegrany przez silnik wzorcowy, z planszą po każdym ruchu (opisy "
-             "pod rysunkami po angielsku); powód każdego wyniku wyjaśnia strona angielska "
-             "(przełącznik języka u góry strony).", ""]
-    variant = next(v for v in book.variants if v.id == "pijanowski")
-    trace = next(t for t in book.traces if t.id == OPENING_TRACE)
-    parts.append(worked_example(book, variant, trace, here))
+             polish_rule_section(book, entry, here)]
+    moves, turn_totals = move_by_move(book, variant, steps, here, PL)
+    parts += [*moves, *turns_table(steps, turn_totals, PL), ""]
     return "\n".join(parts)
 
 
@@ -178,4 +203,6 @@ def polish_pages(book: Book) -> dict[str, str]:
     pages[PL.page(COMPARISON_PAGE)] = comparison_markdown(book, PL)
     pages[EN.page(GLOSSARY_PAGE)] = glossary_markdown(EN)
     pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
+    pages.update(trace_pages(book, PL))
+    pages.update(perft_pages(book, PL))
     return pages

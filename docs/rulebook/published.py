@@ -13,23 +13,36 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import md
 
 _TURN: Final = re.compile(r"(?P<tiles>\[\d\|\d\](?:\s+i\s+\[\d\|\d\])*)\s*\((?P<points>[^)]*)\)")
 _TILE: Final = re.compile(r"\[(\d)\|(\d)\]")
 _SIDES: Final = (("top", -1, 0), ("bottom", 1, 0), ("left", 0, -1), ("right", 0, 1))
+_FENCES: Final = {
+    "en": {"none": "tiles on every side", "and": " and ",
+           "one": "tiles and the board's {sides} edge", "many": "tiles and the board's {sides} "
+                                                                "edges",
+           "top": "top", "bottom": "bottom", "left": "left", "right": "right"},
+    "pl": {"none": "kamieniami ze wszystkich stron", "and": " i ",
+           "one": "kamieniami i {sides} brzegiem planszy",
+           "many": "kamieniami oraz {sides} brzegiem planszy",
+           "top": "górnym", "bottom": "dolnym", "left": "lewym", "right": "prawym"},
+}
+"""What fences a lake in, per language (Polish in the instrumental: "otoczone kamieniami...")."""
 
 
-def fence_words(cells: Iterable[Sequence[int]], rows: int, cols: int) -> str:
+def fence_words(cells: Iterable[Sequence[int]], rows: int, cols: int, lang: Lang = EN) -> str:
     """What closes a lake in: "tiles", or "tiles and the board's top and left edges", read
-    from which of its cells' neighbours lie off the board."""
+    from which of its cells' neighbours lie off the board; in ``lang``."""
+    words = _FENCES[lang.code]
     lake = {(int(r), int(c)) for r, c in cells}
-    edges = [name for name, dr, dc in _SIDES
+    edges = [words[name] for name, dr, dc in _SIDES
              if any(not (0 <= r + dr < rows and 0 <= c + dc < cols) for r, c in lake)]
     if not edges:
-        return "tiles on every side"
-    sides = edges[0] if len(edges) == 1 else ", ".join(edges[:-1]) + " and " + edges[-1]
-    return f"tiles and the board's {sides} edge{'s' if len(edges) > 1 else ''}"
+        return words["none"]
+    sides = edges[0] if len(edges) == 1 else ", ".join(edges[:-1]) + words["and"] + edges[-1]
+    return words["one" if len(edges) == 1 else "many"].format(sides=sides)
 
 
 def published_turns(quote: str) -> list[tuple[list[tuple[int, int]], str]]:

@@ -10,13 +10,15 @@ these sections.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Final
 
 from dominokit.reference import RuleEntry, Variant
 from dominokit.rulebook.book import Book
 from dominokit.rulebook.coverage import tested_by
 from dominokit.rulebook.glossary import link_terms
-from dominokit.rulebook.i18n import EN
+from dominokit.rulebook.i18n import EN, PL, Lang
 from dominokit.rulebook.text import code, escape_html, indent, md
 
 
@@ -55,6 +57,34 @@ _KIND_TITLES: Final = {
     "new_ruling": ("warning", "New ruling",
                    "A gap the texts leave open that the other rulings do not close either; "
                    "this is how the project closes it."),
+}
+_KIND_TITLES_PL: Final = {
+    "ruling": ("note", "Rozstrzygnięcie", "Tak projekt czyta tekst w tym miejscu."),
+    "new_ruling": ("warning", "Nowe rozstrzygnięcie",
+                   "Luka, której teksty nie zamykają, a inne rozstrzygnięcia też nie; tak "
+                   "zamyka ją projekt."),
+}
+
+
+@dataclass(frozen=True)
+class RulingWords:
+    """The words of a ruling's box in one language (its text comes from ``spec/``): per
+    kind the admonition style, title and meaning, then the labels of its paragraphs."""
+
+    kinds: Mapping[str, tuple[str, str, str]]
+    decision: str
+    alternative: str
+    option: str
+    selects: str
+
+
+RULING_WORDS: Final = {
+    EN.code: RulingWords(_KIND_TITLES, "Decision.", "Alternative reading.", "Option.",
+                         "{name} selects between the decision (its default) and the "
+                         "alternative."),
+    PL.code: RulingWords(_KIND_TITLES_PL, "Decyzja.", "Drugie odczytanie.", "Opcja.",
+                         "{name} wybiera między decyzją (wartość domyślna) a drugim "
+                         "odczytaniem."),
 }
 
 
@@ -96,24 +126,37 @@ def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) ->
     """One rule: heading with its id as anchor, Polish and English side by side, ruling."""
     parts = [f"### {entry.id} · {md(entry.title)} {{ #{entry.id} .dk-rule-title }}", ""]
     parts += source_beside(entry, link_terms(blocks(book, entry.statement, here), here, EN))
-    kind = _KIND_TITLES.get(entry.kind)
-    if kind is not None:
-        style, title, meaning = kind
-        body = [f"*{meaning}*", ""]
-        if entry.decision:
-            body += [f"**Decision.** {book.prose(entry.decision, here)}", ""]
-        if entry.alternative:
-            body += [f"**Alternative reading.** {book.prose(entry.alternative, here)}", ""]
-        if entry.option:
-            target = f"#option-{entry.option}" if options_here else ""
-            name = f"[{code(entry.option)}]({target})" if target else code(entry.option)
-            body += [f"**Option.** {name} selects between the decision (its default) and "
-                     "the alternative.", ""]
-        parts += [f'!!! {style} "{title}"', "", indent("\n".join(body).rstrip()), ""]
-    else:
-        parts += ['<p class="dk-kind">Rule: stated by the text, no ruling needed.</p>', ""]
+    box = ruling_box(book, entry, here, options_here)
+    parts += [box] if box else ['<p class="dk-kind">Rule: stated by the text, no ruling '
+                                'needed.</p>', ""]
     parts += [tested_by(book, entry.id, here), ""]
     return "\n".join(parts)
+
+
+def ruling_box(book: Book, entry: RuleEntry, here: str, options_here: bool,
+               lang: Lang = EN) -> str:
+    """A ruling's box in ``lang``: what a ruling is, its decision, its alternative reading
+    and the option that selects it (empty for a plain rule). The Polish box shows
+    ``decision_pl`` and ``alternative_pl``."""
+    words = RULING_WORDS[lang.code]
+    kind = words.kinds.get(entry.kind)
+    if kind is None:
+        return ""
+    style, title, meaning = kind
+    decision, alternative = entry.decision, entry.alternative
+    if lang.code != EN.code:
+        decision = getattr(entry, f"decision_{lang.code}") or decision
+        alternative = getattr(entry, f"alternative_{lang.code}") or alternative
+    body = [f"*{meaning}*", ""]
+    if decision:
+        body += [f"**{words.decision}** {book.prose(decision, here)}", ""]
+    if alternative:
+        body += [f"**{words.alternative}** {book.prose(alternative, here)}", ""]
+    if entry.option:
+        target = f"#option-{entry.option}" if options_here else ""
+        name = f"[{code(entry.option)}]({target})" if target else code(entry.option)
+        body += [f"**{words.option}** {words.selects.format(name=name)}", ""]
+    return "\n".join([f'!!! {style} "{title}"', "", indent("\n".join(body).rstrip()), ""])
 
 
 def options_section(book: Book, variant: Variant, here: str) -> str:
@@ -129,13 +172,14 @@ def options_section(book: Book, variant: Variant, here: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def option_rows(book: Book, variant: Variant, here: str) -> list[str]:
+def option_rows(book: Book, variant: Variant, here: str, lang: Lang = EN) -> list[str]:
     """One table row per option, each under the anchor ``#option-NAME`` that links to options
-    point at, in every language of the book."""
+    point at, in every language of the book; what the option changes in ``lang``."""
     rows = []
     for name, option in variant.options.items():
+        said = getattr(option, f"description_{lang.code}", None) or option.description
         values = ", ".join(code(v) for v in option.values)
         rows.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
                     f"{code(option.default)} | {book.link(option.rule, here)} | "
-                    f"{book.prose(option.description, here)} |")
+                    f"{book.prose(said, here)} |")
     return rows

@@ -16,8 +16,11 @@ from typing import Any
 
 from dominokit.reference import Variant
 from dominokit.rulebook.book import Book, TraceInfo
+from dominokit.rulebook.captions import say
+from dominokit.rulebook.card import game_name
 from dominokit.rulebook.coverage import trace_page
 from dominokit.rulebook.examples import Frame, describe, frame_figure, frames, result_table
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.text import code, relative
 
 
@@ -66,59 +69,61 @@ def _new_lakes(frame: Frame) -> tuple[tuple[int, int], ...]:
                         for r, c in e["cells"]))
 
 
-def _page_link(info: TraceInfo, value: str, here: str) -> str:
+def _page_link(info: TraceInfo, value: str, here: str, lang: Lang) -> str:
     target = relative(trace_page(info.id), here)
-    return f"[{code(value)}]({target})" if target else f"{code(value)} (this page)"
+    return f"[{code(value)}]({target})" if target else say(lang, "this_page", value=code(value))
 
 
-def _told(frame: Frame, table_spec: Mapping[str, Any]) -> str:
+def _told(frame: Frame, table_spec: Mapping[str, Any], lang: Lang) -> str:
     """A move in words, with the points it scored and the score after it, when moves score."""
-    words = describe(frame, table_spec)
+    words = describe(frame, table_spec, lang)
     scored = [e["points"] for e in frame.events if "points" in e]
     if scored:
         score = ", ".join(str(p) for p in frame.after.get("points", []))
-        words += f" (**{sum(scored)}** points; score {score})"
+        words += say(lang, "scored", points=sum(scored), score=score)
     return words
 
 
-def side_by_side(book: Book, variant: Variant, pair: OptionPair, here: str) -> str:
-    """The section of a trace page that sets the pair's two traces next to each other."""
+def side_by_side(book: Book, variant: Variant, pair: OptionPair, here: str,
+                 lang: Lang = EN) -> str:
+    """The section of a trace page that sets the pair's two traces next to each other, in
+    ``lang``."""
     table_spec = variant.data["components"]["table"]
     a_frames, b_frames = frames(pair.first.load()), frames(pair.second.load())
     a_value = _value(variant, pair.first, pair.option)
     b_value = _value(variant, pair.second, pair.option)
     rule = variant.options[pair.option].rule
-    lines = [f"## The same hand under both values of {code(pair.option)}", "",
-             f"{code(pair.first.id)} and {code(pair.second.id)} play this deal with the same "
-             f"moves; only {code(pair.option)} differs ({book.link(rule, here)}). Each trace "
-             f"has its own page: {_page_link(pair.first, a_value, here)}, "
-             f"{_page_link(pair.second, b_value, here)}.", ""]
+    links = (f"{_page_link(pair.first, a_value, here, lang)}, "
+             f"{_page_link(pair.second, b_value, here, lang)}")
+    lines = [f"## {say(lang, 'pair_head', option=code(pair.option))}", "",
+             say(lang, "pair_intro", first=code(pair.first.id), second=code(pair.second.id),
+                 option=code(pair.option), rule=book.link(rule, here), links=links), ""]
     differing: list[tuple[Frame, Frame]] = [
         (a, b) for a, b in zip(a_frames, b_frames, strict=True) if a.events != b.events]
     if differing:
         lines += ['<div class="dk-scroll" markdown>', "",
-                  f"| Move | Action | Under {code(a_value)} | Under {code(b_value)} |",
+                  say(lang, "pair_table", first=code(a_value), second=code(b_value)),
                   "|---|---|---|---|"]
         for a, b in differing:
-            lines.append(f"| {a.number} | {code(a.action)} | {_told(a, table_spec)} | "
-                         f"{_told(b, table_spec)} |")
+            lines.append(f"| {a.number} | {code(a.action)} | {_told(a, table_spec, lang)} | "
+                         f"{_told(b, table_spec, lang)} |")
         lines += ["", "</div>", ""]
         a, b = differing[0]
         if a.after["table"] != b.after["table"] or _new_lakes(a) != _new_lakes(b):
             lines.append('<div class="dk-side">')
             for frame, value in ((a, a_value), (b, b_value)):
-                title = (f"{variant.name}: the table after move {frame.number} under "
-                         f"{pair.option} {value}")
+                title = say(lang, "pair_title", game=game_name(variant, lang),
+                            move=frame.number, option=pair.option, value=value)
                 shown = replace(frame, lakes=_new_lakes(frame))
-                lines.append(frame_figure(shown, table_spec, title,
-                                          f"After move {frame.number}, under "
-                                          f"<code>{value}</code>; the lakes this move scores "
-                                          "are shaded."))
+                caption = say(lang, "pair_caption", move=frame.number,
+                              value=f"<code>{value}</code>")
+                lines.append(frame_figure(shown, table_spec, title, caption, lang))
             lines += ["</div>", ""]
     for info, value in ((pair.first, a_value), (pair.second, b_value)):
         result = info.load().hands[0].result
         if result is not None:
-            lines += [f"**Under {code(value)}.**", "", result_table(book, result, here)]
+            lines += [say(lang, "under", value=code(value)), "",
+                      result_table(book, result, here, lang)]
     return "\n".join(lines)
 
 

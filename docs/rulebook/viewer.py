@@ -15,14 +15,18 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from dominokit.conformance.traces import Trace, reference_engine
-from dominokit.reference import Action, Variant
+from dominokit.reference import Action, RuleEntry, Variant
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, TraceInfo, variant_page
+from dominokit.rulebook.captions import phase_words, say
+from dominokit.rulebook.card import game_name
 from dominokit.rulebook.chainrows import chain_rows
 from dominokit.rulebook.coverage import TRACE_PAGE_DIR, coverage, perft_nav, trace_page
 from dominokit.rulebook.examples import (
     Frame,
     _chain_labels,
-    _trace_header,
+    arithmetic,
+    data_text,
+    dealt_hands,
     describe,
     frame_figure,
     frames,
@@ -30,9 +34,10 @@ from dominokit.rulebook.examples import (
     result_table,
     worked_example,
 )
+from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.placement import hardest_tiles, placement_rules, placement_section
 from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
-from dominokit.rulebook.text import bracket, code, indent, md, relative, tile
+from dominokit.rulebook.text import code, md, relative, tile
 
 TRACE_INDEX_PAGE: Final = f"{TRACE_PAGE_DIR}/index.md"
 
@@ -58,55 +63,52 @@ def _match_frames(trace: Trace) -> list[tuple[list[Frame], Mapping[str, Any]]]:
     return out
 
 
-def _moves_table(steps: list[Frame], table_spec: Mapping[str, Any]) -> list[str]:
-    lines = ['<div class="dk-scroll" markdown>', "",
-             "| Move | Player | Action | What happens |", "|---|---|---|---|"]
+def _moves_table(steps: list[Frame], table_spec: Mapping[str, Any], lang: Lang) -> list[str]:
+    lines = ['<div class="dk-scroll" markdown>', "", say(lang, "moves_head"), "|---|---|---|---|"]
     for frame in steps:
         lines.append(f"| {frame.number} | {frame.player} | {code(frame.action)} | "
-                     f"{describe(frame, table_spec)} |")
+                     f"{describe(frame, table_spec, lang)} |")
     return [*lines, "", "</div>", ""]
 
 
-def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int) -> str:
+def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int,
+                 lang: Lang) -> str:
     table_spec = variant.data["components"]["table"]
     final = steps[-1]
-    title = f"{variant.name}, {trace.id}: the table at the end of hand {number}"
+    title = say(lang, "hand_end_title", game=game_name(variant, lang), trace=trace.id,
+                hand=number)
     if final.after["table"]["kind"] == "board":
-        return frame_figure(final, table_spec, title, f"Hand {number}: the board at its end.")
+        return frame_figure(final, table_spec, title, say(lang, "hand_end_board", hand=number),
+                            lang)
     return chain_rows(final.after, table_spec, title=title, anchor=final.anchor,
-                      labels=_chain_labels(steps),
-                      caption=f"Hand {number}: the final chain; the number under each tile "
-                              "is its move.")
+                      labels=_chain_labels(steps, lang),
+                      caption=say(lang, "hand_end_chain", hand=number), lang=lang)
 
 
-def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, here: str
-                ) -> list[str]:
+def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, here: str,
+                lang: Lang) -> list[str]:
     table_spec = variant.data["components"]["table"]
     lines: list[str] = []
     for number, ((steps, match), hand) in enumerate(zip(_match_frames(trace), trace.hands,
                                                         strict=True), start=1):
-        lines += [f"## Hand {number}", ""]
-        hands = " · ".join(f"player {i}: " + " ".join(md(bracket(t)) for t in tiles)
-                           for i, tiles in enumerate(hand.deal["hands"]))
-        lines += [f"**Deal.** {hands}.", ""]
+        lines += [f"## {say(lang, 'hand_head', hand=number)}", "",
+                  say(lang, "deal", hands=dealt_hands(hand.deal["hands"], lang)), ""]
         if steps:
-            lines += _moves_table(steps, table_spec)
-            lines += [_final_table(variant, trace, steps, number), ""]
+            lines += _moves_table(steps, table_spec, lang)
+            lines += [_final_table(variant, trace, steps, number, lang), ""]
         if hand.result is not None:
-            lines.append(result_table(book, hand.result, here))
-        totals = ", ".join(str(t) for t in match.get("totals", []))
-        lines += [f"**Match after hand {number}:** totals {totals}; "
-                  f"{md(str(match.get('phase', '')))}"
-                  + (f"; player {match['winner']} wins the match" if match.get("winner")
-                     is not None else "") + ".", ""]
-    header = _trace_header(info)
-    if header:
-        lines += ['??? note "The arithmetic, by hand (from the trace file)"', "",
-                  indent("```text\n" + header + "\n```"), ""]
+            lines.append(result_table(book, hand.result, here, lang))
+        winner = match.get("winner")
+        lines += [say(lang, "match_after", hand=number,
+                      totals=", ".join(str(t) for t in match.get("totals", [])),
+                      phase=md(phase_words(str(match.get("phase", "")), lang)),
+                      winner="" if winner is None else say(lang, "match_winner",
+                                                           player=winner)), ""]
+    lines += arithmetic(info, lang)
     return lines
 
 
-def _hard_plays(variant: Variant, steps: list[Frame]) -> str:
+def _hard_plays(variant: Variant, steps: list[Frame], lang: Lang) -> str:
     """The moves of a trace that place one of the hardest tiles, and the end they went on."""
     hardest = {(t.low, t.high) for t in hardest_tiles(variant)}
     said = []
@@ -117,10 +119,10 @@ def _hard_plays(variant: Variant, steps: list[Frame]) -> str:
         pair = (parsed.tile.low, parsed.tile.high)
         if pair in hardest:
             end = frame.before["table"]["right" if parsed.end != "L" else "left"]
-            said.append(f"move {frame.number} places {tile(pair)} on an end showing {end}")
+            said.append(say(lang, "hard_play", move=frame.number, tile=tile(pair), end=end))
     if not said:
-        return "In this trace no move places one of these tiles.\n"
-    return "In this trace, " + "; ".join(said) + ".\n"
+        return say(lang, "no_hard_play") + "\n"
+    return say(lang, "hard_plays", plays="; ".join(said)) + "\n"
 
 
 def covered_rules(info: TraceInfo) -> tuple[str, ...]:
@@ -129,72 +131,79 @@ def covered_rules(info: TraceInfo) -> tuple[str, ...]:
     return tuple(sorted({*info.rules, *tagged}))
 
 
-def trace_markdown(book: Book, info: TraceInfo, pairs: list[OptionPair] | None = None
-                   ) -> str:
-    """The page of one golden trace (``pairs``: the option pairs of the book, see
+def trace_markdown(book: Book, info: TraceInfo, pairs: list[OptionPair] | None = None,
+                   lang: Lang = EN) -> str:
+    """The page of one golden trace in ``lang`` (``pairs``: the option pairs of the book, see
     ``sidebyside``)."""
     here = trace_page(info.id)
     variant = _variant(book, info.variant)
     trace = info.load()
-    parts = [f"# {code(info.id)}", "", f"{md(info.description)}", "",
-             f"*Game:* [{md(variant.name)}]({relative(variant_page(variant.id), here)}). "
-             f"*Kind:* {info.kind} trace, replayed by the conformance case "
-             f"{code('golden/' + info.id)} (see [the trace format]"
-             f"({relative(TRACE_FORMAT_PAGE, here)})).", ""]
+    fmt = relative(TRACE_FORMAT_PAGE, here)
+    parts = [f"# {code(info.id)}", "", data_text(info.description, lang), "",
+             say(lang, "game", game=md(game_name(variant, lang)),
+                 page=relative(variant_page(variant.id), here)) + " "
+             + say(lang, "trace_kind", kind=say(lang, "kind_of." + info.kind),
+                   case=code("golden/" + info.id), format=fmt), ""]
     if trace.options:
-        parts += ["*Options:* " + ", ".join(f"{code(k)} = {code(str(v))}"
-                                            for k, v in sorted(trace.options.items())), ""]
+        parts += [say(lang, "options", options=", ".join(
+            f"{code(k)} = {code(str(v))}" for k, v in sorted(trace.options.items()))), ""]
     if trace.note:
-        parts += [f"*Note:* {md(trace.note)}", ""]
-    parts += ["## Rules covered", ""]
-    parts += [f"- {book.link(r, here)} {md(book.rule(r).title)}" for r in covered_rules(info)]
+        parts += [say(lang, "note", note=data_text(trace.note, lang)), ""]
+    parts += [f"## {say(lang, 'rules_covered')}", ""]
+    parts += [f"- {book.link(r, here)} {md(rule_title(book.rule(r), lang))}"
+              for r in covered_rules(info)]
     parts.append("")
     if info.kind == "hand":
-        body = worked_example(book, variant, info, here)
+        body = worked_example(book, variant, info, here, lang)
         # The worked example's own heading repeats the description: the page has its own.
         parts.append(body.split("\n", 2)[2] if body.startswith("### ") else body)
     else:
-        parts += _match_body(book, variant, trace, info, here)
+        parts += _match_body(book, variant, trace, info, here, lang)
     if set(placement_rules(variant)) & set(covered_rules(info)):
-        parts.append(placement_section(book, variant, here))
+        parts.append(placement_section(book, variant, here, lang=lang))
         if info.kind == "hand":
-            parts.append(_hard_plays(variant, frames(trace)))
+            parts.append(_hard_plays(variant, frames(trace), lang))
     pair = pair_of(pairs if pairs is not None else option_pairs(book), info)
     if pair is not None:
-        parts.append(side_by_side(book, variant, pair, here))
+        parts.append(side_by_side(book, variant, pair, here, lang))
     return "\n".join(parts)
 
 
-def trace_index_markdown(book: Book) -> str:
+def rule_title(entry: RuleEntry, lang: Lang) -> str:
+    """A rule's title in ``lang`` (``title_pl`` for Polish readers)."""
+    title: str | None = getattr(entry, f"title_{lang.code}", None)
+    return title or entry.title
+
+
+def trace_index_markdown(book: Book, lang: Lang = EN) -> str:
     """Every golden trace, by game, linked to its page."""
     here = TRACE_INDEX_PAGE
-    lines = ["# Golden traces", "",
-             "Each golden trace is a hand or a match whose every value was checked by hand "
-             "against the rules; the suite replays it against every engine. Each has its own "
-             "page, drawn move by move, with the rules it covers.", ""]
+    lines = [f"# {say(lang, 'index_title')}", "", say(lang, "index_intro"), ""]
     for variant in book.variants:
         mine = book.traces_of(variant.id)
         if not mine:
             continue
-        lines += [f"## {md(variant.name)}", "", '<div class="dk-scroll" markdown>', "",
-                  "| Trace | Kind | What it shows |", "|---|---|---|"]
-        lines += [f"| [{code(t.id)}]({relative(trace_page(t.id), here)}) | {t.kind} | "
-                  f"{md(t.description)} |" for t in mine]
+        lines += [f"## {md(game_name(variant, lang))}", "", '<div class="dk-scroll" markdown>',
+                  "", say(lang, "traces_head"), "|---|---|---|"]
+        lines += [f"| [{code(t.id)}]({relative(trace_page(t.id), here)}) | "
+                  f"{say(lang, 'kind.' + t.kind)} | {data_text(t.description, lang)} |"
+                  for t in mine]
         lines += ["", "</div>", ""]
     return "\n".join(lines)
 
 
-def trace_pages(book: Book) -> dict[str, str]:
-    """The index of golden traces and one page per trace."""
-    pages = {TRACE_INDEX_PAGE: trace_index_markdown(book)}
+def trace_pages(book: Book, lang: Lang = EN) -> dict[str, str]:
+    """The index of golden traces and one page per trace, as ``lang``'s files."""
+    pages = {lang.page(TRACE_INDEX_PAGE): trace_index_markdown(book, lang)}
     pairs = option_pairs(book)
     for info in book.traces:
-        pages[trace_page(info.id)] = trace_markdown(book, info, pairs)
+        pages[lang.page(trace_page(info.id))] = trace_markdown(book, info, pairs, lang)
     return pages
 
 
 def traces_nav(book: Book) -> list[str | dict[str, Any]]:
-    """The "Golden traces" section of the navigation: the index, then each game's traces."""
+    """The "Golden traces" section of the navigation: the index, then each game's traces
+    (the titles are English; ``nav_titles`` gives each its Polish title)."""
     nav: list[str | dict[str, Any]] = [TRACE_INDEX_PAGE]
     for variant in book.variants:
         mine = book.traces_of(variant.id)
@@ -203,5 +212,5 @@ def traces_nav(book: Book) -> list[str | dict[str, Any]]:
                                        for t in mine]})
     perft = perft_nav(book)
     if perft:
-        nav.append({"Perft positions": perft})
+        nav.append({say(EN, "perft_nav"): perft})
     return nav

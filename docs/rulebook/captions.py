@@ -1,0 +1,361 @@
+"""The words of the drawn examples, the trace pages and the perft pages, in each language.
+
+A Polish reader of a drawn example needs its captions, move tables and event descriptions in
+Polish, made from the same trace data as the English ones, never copied by hand per example.
+So every fixed phrase those pages use lives here, once per language under one key, and the
+page makers ask ``say(lang, key, ...)`` for it: adding a phrase means adding it in both
+languages (``tests/test_rulebook_polish_pages.py`` fails otherwise, and fails again when an
+English phrase from this table turns up on a Polish page). Fields in braces are filled in from
+the trace (numbers, tiles, links); a field is the same in both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from dominokit.rulebook.i18n import EN, PL, Lang, polish_count
+
+PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
+    EN.code: {
+        # examples.describe: one step in words
+        "end.open": "on the open end",
+        "end.L": "on the left end",
+        "end.R": "on the right end",
+        "opens": "opens with {tile}: the ends show {left} and {right}",
+        "plays": "plays {tile} {where}, its {touch} touching; the end now shows {shown}",
+        "places": "places {tile}: {low} on {low_cell}, {high} on {high_cell}",
+        "draws": "draws {tile}",
+        "passes": "passes",
+        "stops": "stops (no extra tile)",
+        "lake": "closes a lake of {cells} ({names})",
+        "hand_ends": "the hand ends: {result}",
+        # examples.result_words
+        "reason.domino": "by domino",
+        "reason.block": "by block",
+        "reason.mutual_pass": "after two passes in a row",
+        "nobody_wins": "nobody wins (ended {reason})",
+        "wins": "player {player} wins {reason}",
+        "result_tail": "{head}; points {points}, pips left {pips}",
+        "term.opponent_pips": "opponent's pips left",
+        "term.own_pips": "own pips left",
+        "term.last_tile_bonus": "last-tile bonus",
+        "term.catch": "catch",
+        "term.placement_points": "placement and lake points",
+        "result": "**Result:** {words}.",
+        "terms_head": "| Player | Points | For | Rule |",
+        # examples.worked_example
+        "trace_line": "Trace {trace} (conformance case {case}), covering {rules}.",
+        "deal": "**Deal.** {hands}.",
+        "hand_of": "player {player}: {tiles}",
+        "widow_deal": " Widow {tile}: {low} faces player 0, {high} faces player 1.",
+        "stock": " Stock, in draw order: {tiles}{more}.",
+        "stock_more": " and {count} more",
+        "moves_head_points": "| Move | Player | Action | What happens | Points |",
+        "moves_head": "| Move | Player | Action | What happens |",
+        "chain_no_points": "Chain games score only when the hand ends, so the moves have no "
+                           "points of their own.",
+        "board_final_title": "{game}, {trace}: the board after the last move, {action}",
+        "board_final": "The board after move {move}; the last tile placed is outlined.",
+        "chain_after_title": "{game}, {trace}: the chain after move {move}, {action}",
+        "chain_after": "After move {move}: player {player} plays {action}",
+        "chain_final_title": "{game}, {trace}: the final chain, tiles numbered by move",
+        "chain_final": "The final chain; the number under each tile is its move.",
+        "widow_label": "widow",
+        "arithmetic": "The arithmetic, by hand (from the trace file)",
+        # chainrows
+        "part": "{title} (part {part} of {parts}: tiles {first} to {last})",
+        "rows": "Read left to right, row by row.",
+        # examples.suite_traces and the trace index
+        "suite_head": "Golden traces of this game",
+        "suite_intro": "Every trace is a conformance case (`golden/<id>`) that any engine can "
+                       "replay, and has its own page, drawn move by move; see "
+                       "[the trace format]({format}).",
+        "traces_head": "| Trace | Kind | What it shows |",
+        "traces_rules_head": "| Trace | Kind | What it shows | Rules |",
+        "kind.hand": "hand",
+        "kind.match": "match",
+        "kind_of.hand": "hand",
+        "kind_of.match": "match",
+        "index_title": "Golden traces",
+        "index_intro": "Each golden trace is a hand or a match whose every value was checked "
+                       "by hand against the rules; the suite replays it against every engine. "
+                       "Each has its own page, drawn move by move, with the rules it covers.",
+        # viewer: one page per trace
+        "game": "*Game:* [{game}]({page}).",
+        "trace_kind": "*Kind:* {kind} trace, replayed by the conformance case {case} (see "
+                      "[the trace format]({format})).",
+        "options": "*Options:* {options}",
+        "note": "*Note:* {note}",
+        "rules_covered": "Rules covered",
+        "hand_head": "Hand {hand}",
+        "hand_end_title": "{game}, {trace}: the table at the end of hand {hand}",
+        "hand_end_board": "Hand {hand}: the board at its end.",
+        "hand_end_chain": "Hand {hand}: the final chain; the number under each tile is its "
+                          "move.",
+        "match_after": "**Match after hand {hand}:** totals {totals}; {phase}{winner}.",
+        "match_winner": "; player {player} wins the match",
+        "phase.over": "over",
+        "phase.hand": "hand {number}",
+        "phase.deal": "deal {number}",
+        "phase.set": "set {number}",
+        "phase.round": "round {number}",
+        "phase.tiebreak": "tiebreak {number}",
+        "hard_play": "move {move} places {tile} on an end showing {end}",
+        "no_hard_play": "In this trace no move places one of these tiles.",
+        "hard_plays": "In this trace, {plays}.",
+        # placement: the hardest tiles
+        "hardest_head": "Which tiles are hardest to place",
+        "hardest": "Under {rules} a tile fits an open end only on some end values. Counted "
+                   "from the rules for every tile of the set, the hardest to place fit on "
+                   "{values} only ({ends}): {tiles}.",
+        "hardest_table": "| Tile | Fits on an end showing | How many |",
+        # sidebyside: one hand under both values of an option
+        "pair_head": "The same hand under both values of {option}",
+        "pair_intro": "{first} and {second} play this deal with the same moves; only {option} "
+                      "differs ({rule}). Each trace has its own page: {links}.",
+        "this_page": "{value} (this page)",
+        "pair_table": "| Move | Action | Under {first} | Under {second} |",
+        "scored": " (**{points}** points; score {score})",
+        "pair_title": "{game}: the table after move {move} under {option} {value}",
+        "pair_caption": "After move {move}, under {value}; the lakes this move scores are "
+                        "shaded.",
+        "under": "**Under {value}.**",
+        # coverage: the tests behind a rule, the perft pages
+        "tested_by": "*Tested by:* {tests}.",
+        "tested_by_none": "Tested by: no case names this rule yet.",
+        "tested_traces": "golden traces {traces}",
+        "tested_perft": "perft file {file} (positions {positions})",
+        "tested_cases": "cases {cases}",
+        "perft_title": "Perft positions: {game}",
+        "perft_intro": "The positions of {file}. Perft ({rule}) counts the sequences of legal "
+                       "actions of a given length from a position; an engine whose counts "
+                       "differ lists a wrong set of actions somewhere below it. "
+                       "`dominokit perft` recomputes any of them.",
+        "perft_rules": "Rules: {rules}.",
+        "perft_table": "| depth | count |",
+        "perft_nav": "Perft positions",
+        "side_by_side_nav": "The games side by side",
+        # opening: the published Pijanowski opening, every score explained
+        "colour.0": "light",
+        "colour.1": "dark",
+        "op.field": "field ({row}, {field}), a {colour} field",
+        "op.twice": "twice",
+        "op.times": "{factor} times",
+        "op.same_field": "both halves lie on {field}, so its pips count {times}: "
+                         "{factor} × {pips} = {points}",
+        "op.two_fields": "two fields",
+        "op.two_fields_one_colour": "two fields of one colour",
+        "op.across": "it lies across {kind} ({low_cell} on {low_colour}, {high_cell} on "
+                     "{high_colour}), so its pips count once: {points}",
+        "op.lake": "it closes a lake of {size} ({cells}), fenced in by {fence}: "
+                   "{n} × {per_cell} = {points}",
+        "op.extra": " Placing {tile} lets the same player place one more tile in this turn "
+                    "({rule}).",
+        "op.moves_head": "Move by move",
+        "op.moves_intro": "Player {player} starts and the players alternate; the {tile} turn "
+                          "is two placements. Field colours follow {rule} (light and dark as "
+                          "drawn); the tile just placed is outlined in orange and lake cells "
+                          "are blue. Read the notation as `tile@low-half cell+high-half cell`, "
+                          "each cell as `row.column` ([notation]({notation})).",
+        "op.heading": "Move {move}: player {player}, {tile}, {points} points",
+        "op.title": "The board after move {move}: player {player} places {action} for "
+                    "{points} points",
+        "op.caption": "Move {move}: {action}, {points} points{second}",
+        "op.second": " (second tile of the turn)",
+        "op.goes_on": "{tile} goes on {low_cell} and {high_cell}: {reasons}.{extra}",
+        "op.turns_head": "Published and reconstructed, turn by turn",
+        "op.turns_table": "| Turn | Player | Tiles | Published | This board |",
+    },
+    PL.code: {
+        "end.open": "do otwartej końcówki",
+        "end.L": "do lewej końcówki",
+        "end.R": "do prawej końcówki",
+        "opens": "wychodzi kamieniem {tile}: na końcówkach {left} i {right}",
+        "plays": "dokłada {tile} {where}, połówką {touch}; na końcówce jest teraz {shown}",
+        "places": "kładzie {tile}: {low} na {low_cell}, {high} na {high_cell}",
+        "draws": "dobiera {tile}",
+        "passes": "pasuje",
+        "stops": "mówi stop (bez dodatkowego kamienia)",
+        "lake": "zamyka jeziorko: {cells} ({names})",
+        "hand_ends": "koniec rozdania: {result}",
+        "reason.domino": "przez domino",
+        "reason.block": "przy blokadzie",
+        "reason.mutual_pass": "po dwóch pasach z rzędu",
+        "nobody_wins": "nikt nie wygrywa (koniec {reason})",
+        "wins": "gracz {player} wygrywa {reason}",
+        "result_tail": "{head}; punkty {points}, na rękach zostało oczek {pips}",
+        "term.opponent_pips": "oczka, które zostały przeciwnikowi",
+        "term.own_pips": "własne oczka, które zostały na ręce",
+        "term.last_tile_bonus": "premia za ostatni kamień",
+        "term.catch": "przyłapanie",
+        "term.placement_points": "punkty za kamienie i jeziorka",
+        "result": "**Wynik:** {words}.",
+        "terms_head": "| Gracz | Punkty | Za co | Zasada |",
+        "trace_line": "Zapis {trace} (przypadek testowy {case}); sprawdza {rules}.",
+        "deal": "**Rozdanie.** {hands}.",
+        "hand_of": "gracz {player}: {tiles}",
+        "widow_deal": " Wdowa {tile}: połówka {low} leży po stronie gracza 0, {high} po stronie "
+                      "gracza 1.",
+        "stock": " Talon, w kolejności dobierania: {tiles}{more}.",
+        "stock_more": " i jeszcze {count}",
+        "moves_head_points": "| Ruch | Gracz | Zapis | Co się dzieje | Punkty |",
+        "moves_head": "| Ruch | Gracz | Zapis | Co się dzieje |",
+        "chain_no_points": "W grach łańcuchowych punkty liczy się dopiero na końcu rozdania, "
+                           "więc pojedyncze ruchy nie dają punktów.",
+        "board_final_title": "{game}, {trace}: plansza po ostatnim ruchu, {action}",
+        "board_final": "Plansza po ruchu {move}; ostatnio położony kamień jest obwiedziony.",
+        "chain_after_title": "{game}, {trace}: łańcuch po ruchu {move}, {action}",
+        "chain_after": "Po ruchu {move}: gracz {player} zagrywa {action}",
+        "chain_final_title": "{game}, {trace}: łańcuch na koniec, kamienie z numerami ruchów",
+        "chain_final": "Łańcuch na koniec rozdania; liczba pod kamieniem to numer ruchu, "
+                       "którym go zagrano.",
+        "widow_label": "wdowa",
+        "arithmetic": "Rachunek sprawdzony ręcznie (z pliku zapisu, po angielsku)",
+        "part": "{title} (część {part} z {parts}: kamienie od {first} do {last})",
+        "rows": "Czytaj od lewej do prawej, rząd po rzędzie.",
+        "suite_head": "Wzorcowe zapisy partii tej gry",
+        "suite_intro": "Każdy zapis to przypadek testowy (`golden/<id>`), który może odtworzyć "
+                       "każdy silnik, i każdy ma własną stronę, rozrysowaną ruch po ruchu; "
+                       "zob. [format zapisu]({format}) (po angielsku).",
+        "traces_head": "| Zapis | Rodzaj | Co pokazuje |",
+        "traces_rules_head": "| Zapis | Rodzaj | Co pokazuje | Zasady |",
+        "kind.hand": "rozdanie",
+        "kind.match": "mecz",
+        "kind_of.hand": "rozdania",
+        "kind_of.match": "meczu",
+        "index_title": "Wzorcowe zapisy partii",
+        "index_intro": "Każdy wzorcowy zapis to rozdanie albo mecz, którego każdą liczbę "
+                       "sprawdzono ręcznie z zasadami; zestaw testów odtwarza go na każdym "
+                       "silniku. Każdy ma własną stronę, rozrysowaną ruch po ruchu, z listą "
+                       "zasad, które sprawdza. Opisy zapisów pochodzą z plików zapisu i są po "
+                       "angielsku.",
+        "game": "*Gra:* [{game}]({page}).",
+        "trace_kind": "*Rodzaj:* zapis {kind}, odtwarzany przez przypadek testowy {case} (zob. "
+                      "[format zapisu]({format}), po angielsku).",
+        "options": "*Opcje:* {options}",
+        "note": "*Uwaga (z pliku zapisu):* {note}",
+        "rules_covered": "Sprawdzane zasady",
+        "hand_head": "Rozdanie {hand}",
+        "hand_end_title": "{game}, {trace}: stół na koniec rozdania {hand}",
+        "hand_end_board": "Rozdanie {hand}: plansza na koniec.",
+        "hand_end_chain": "Rozdanie {hand}: łańcuch na koniec; liczba pod kamieniem to numer "
+                          "ruchu.",
+        "match_after": "**Mecz po rozdaniu {hand}:** sumy {totals}; dalej: {phase}{winner}.",
+        "match_winner": "; mecz wygrywa gracz {player}",
+        "phase.over": "koniec meczu",
+        "phase.hand": "rozdanie {number}",
+        "phase.deal": "rozdanie {number}",
+        "phase.set": "set {number}",
+        "phase.round": "runda {number}",
+        "phase.tiebreak": "dogrywka {number}",
+        "hard_play": "ruch {move} kładzie {tile} na końcówkę z {end} oczkami",
+        "no_hard_play": "W tym zapisie żaden ruch nie zgrywa żadnego z tych kamieni.",
+        "hard_plays": "W tym zapisie {plays}.",
+        "hardest_head": "Które kamienie najtrudniej zgrać",
+        "hardest": "Według {rules} kamień pasuje do otwartej końcówki tylko przy niektórych "
+                   "liczbach oczek. Policzone z zasad dla każdego kamienia kompletu: "
+                   "najtrudniejsze do zgrania pasują tylko do {values} ({ends}): {tiles}.",
+        "hardest_table": "| Kamień | Pasuje do końcówki z oczkami | Ile |",
+        "pair_head": "To samo rozdanie przy obu wartościach {option}",
+        "pair_intro": "{first} i {second} rozgrywają to rozdanie tymi samymi ruchami; różni je "
+                      "tylko {option} ({rule}). Każdy zapis ma własną stronę: {links}.",
+        "this_page": "{value} (ta strona)",
+        "pair_table": "| Ruch | Zapis | Przy {first} | Przy {second} |",
+        "scored": " (**{points}** pkt; stan {score})",
+        "pair_title": "{game}: stół po ruchu {move} przy {option} {value}",
+        "pair_caption": "Po ruchu {move}, przy {value}; jeziorka zdobyte tym ruchem są "
+                        "zacieniowane.",
+        "under": "**Przy {value}.**",
+        "tested_by": "*Sprawdzają:* {tests}.",
+        "tested_by_none": "Sprawdzają: jeszcze żaden przypadek testowy nie wskazuje tej zasady.",
+        "tested_traces": "zapisy wzorcowe {traces}",
+        "tested_perft": "plik perft {file} (pozycje {positions})",
+        "tested_cases": "przypadki {cases}",
+        "perft_title": "Pozycje perft: {game}",
+        "perft_intro": "Pozycje z pliku {file}. Perft ({rule}) liczy ciągi dozwolonych ruchów "
+                       "danej długości od danej pozycji; silnik, którego liczby się różnią, "
+                       "gdzieś poniżej podaje zły zbiór ruchów. `dominokit perft` przelicza "
+                       "każdą z nich. Opisy pozycji pochodzą z pliku i są po angielsku.",
+        "perft_rules": "Zasady: {rules}.",
+        "perft_table": "| głębokość | liczba |",
+        "perft_nav": "Pozycje perft",
+        "side_by_side_nav": "Gry obok siebie",
+        "colour.0": "jasnym",
+        "colour.1": "ciemnym",
+        "op.field": "jednym polu ({row}, {field}), {colour}",
+        "op.twice": "podwójnie",
+        "op.times": "{factor} razy",
+        "op.same_field": "obie połówki leżą na {field}, więc oczka liczą się {times}: "
+                         "{factor} × {pips} = {points}",
+        "op.two_fields": "dwa różne pola",
+        "op.two_fields_one_colour": "dwa różne pola tej samej barwy",
+        "op.across": "to {kind} ({low_cell} na {low_colour}, {high_cell} na {high_colour}), "
+                     "więc oczka liczą się raz: {points}",
+        "op.lake": "zamyka jeziorko: {size} ({cells}), otoczone {fence}: "
+                   "{n} × {per_cell} = {points}",
+        "op.extra": " Po położeniu {tile} ten sam gracz może w tej kolejce położyć jeszcze "
+                    "jeden kamień ({rule}).",
+        "op.moves_head": "Ruch po ruchu",
+        "op.moves_intro": "Zaczyna gracz {player}, potem gracze kładą na zmianę; kolejka z "
+                          "{tile} to dwa kamienie. Barwy pól według {rule} (jasne i ciemne jak "
+                          "na rysunku); ostatnio położony kamień jest obwiedziony na "
+                          "pomarańczowo, a kwadraty jeziorek są niebieskie. Zapis ruchu czytaj "
+                          "jako `kamień@kwadrat mniejszej połówki+kwadrat większej połówki`, "
+                          "każdy kwadrat jako `wiersz.kolumna` ([zapis ruchów]({notation}), "
+                          "po angielsku).",
+        "op.heading": "Ruch {move}: gracz {player}, {tile}, {points} pkt",
+        "op.title": "Plansza po ruchu {move}: gracz {player} kładzie {action} za {points} pkt",
+        "op.caption": "Ruch {move}: {action}, {points} pkt{second}",
+        "op.second": " (drugi kamień tej kolejki)",
+        "op.goes_on": "{tile} leży na {low_cell} i {high_cell}: {reasons}.{extra}",
+        "op.turns_head": "Opublikowane i odtworzone, kolejka po kolejce",
+        "op.turns_table": "| Kolejka | Gracz | Kamienie | Opublikowano | Ta plansza |",
+    },
+}
+"""Phrase key -> template, per language code; both languages have the same keys and fields."""
+
+NOUNS: Final[Mapping[str, Mapping[str, tuple[str, ...]]]] = {
+    EN.code: {"cell": ("cell", "cells"), "value": ("end value", "end values"),
+              "empty_cell": ("empty cell", "empty cells")},
+    PL.code: {"cell": ("kwadrat", "kwadraty", "kwadratów"),
+              "empty_cell": ("pusty kwadrat", "puste kwadraty", "pustych kwadratów"),
+              "value": ("wartości końcówki", "wartości końcówki", "wartości końcówki")},
+}
+"""Counted nouns: English (one, many), Polish (one, few, many) as ``polish_count`` takes them."""
+
+FIELD: Final = re.compile(r"{(\w+)}")
+
+
+def say(lang: Lang, key: str, **fields: object) -> str:
+    """The phrase ``key`` in ``lang`` with its ``fields`` filled in (KeyError naming both)."""
+    try:
+        template = PHRASES[lang.code][key]
+    except KeyError:
+        raise KeyError(f"the rule book has no {lang.code} phrase {key!r}; add it to PHRASES "
+                       "in docs/rulebook/captions.py") from None
+    return template.format(**fields)
+
+
+def count(lang: Lang, n: int, noun: str) -> str:
+    """``n`` and ``noun`` in its grammatical number in ``lang`` (3 cells, 3 kwadraty)."""
+    forms = NOUNS[lang.code][noun]
+    if lang.code == PL.code:
+        return polish_count(n, *forms)
+    return f"{n} {forms[0] if n == 1 else forms[1]}"
+
+
+_PHASE: Final = re.compile(r"([a-z]+) ([1-9][0-9]*)")
+
+
+def phase_words(phase: str, lang: Lang) -> str:
+    """A match phase as the engine writes it (``round 1 deal 4``, ``tiebreak 2 deal 1``,
+    ``set 2 hand 3``, ``over``) in ``lang``: the name of each stage and its number."""
+    if phase == "over":
+        return say(lang, "phase.over")
+    parts = _PHASE.findall(phase)
+    if not parts or " ".join(f"{w} {n}" for w, n in parts) != phase or \
+            any(f"phase.{w}" not in PHRASES[lang.code] for w, _ in parts):
+        return phase  # not a phase the book knows: shown as the engine wrote it
+    return ", ".join(say(lang, f"phase.{w}", number=n) for w, n in parts)
