@@ -74,6 +74,7 @@ def _play_epilog() -> str:
 
 def _add_conform(commands: Any) -> None:
     from dominokit.conformance import settings
+    from dominokit.conformance.driver import STARTUP_TIMEOUT
     from dominokit.conformance.runner import (
         DEFAULT_EXAMPLES,
         DEFAULT_MAX_ENGINE_FAILURES,
@@ -116,6 +117,11 @@ def _add_conform(commands: Any) -> None:
     limits.add_argument(
         "--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
         help=f"per-request engine timeout (default {DEFAULT_TIMEOUT:g})",
+    )
+    limits.add_argument(
+        "--startup-timeout", type=seconds, default=STARTUP_TIMEOUT, metavar="SECONDS",
+        help="how long a fresh engine process may take over its first request, start-up "
+        f"included, when --timeout is shorter (default {STARTUP_TIMEOUT:g})",
     )
     limits.add_argument("--budget", type=seconds, default=None, metavar="SECONDS",
                         help="stop starting cases after this many seconds (default: none)")

@@ -69,6 +69,10 @@ STDERR_TAIL_BYTES = 4096
 CLOSE_GRACE = 2.0
 """Seconds ``close()`` waits for an engine to answer ``quit`` and exit before killing it."""
 
+STARTUP_TIMEOUT = 30.0
+"""Seconds a fresh engine process may take over its first request (start-up included) when the
+per-request timeout is shorter (``--startup-timeout``)."""
+
 REFERENCE_SERVER = (sys.executable, "-m", "dominokit.conformance.server")
 
 
@@ -499,18 +503,23 @@ class SubprocessEngine(_Verbs):
     """An engine run as a child process speaking the protocol on its stdin/stdout.
 
     The process starts on the first request. ``timeout`` bounds each request, from writing it
-    to reading the whole reply line. stderr is drained all the time; its last
+    to reading the whole reply line; a fresh process's first request is bounded by
+    ``startup_timeout`` instead when that is longer, because starting an interpreter or a
+    runtime can take longer than answering, above all on a loaded machine, and a hang there
+    must not be told from a slow start by a race. stderr is drained all the time; its last
     ``STDERR_TAIL_BYTES`` go into failure details. ``env``, when given, is the engine's whole
     environment (else this process's).
     """
 
     def __init__(self, argv: Sequence[str], timeout: float = 10.0,
                  env: Mapping[str, str] | None = None, *,
-                 reads_its_own_lines: bool = True) -> None:
+                 reads_its_own_lines: bool = True,
+                 startup_timeout: float = STARTUP_TIMEOUT) -> None:
         if not argv:
             raise ValueError("an engine command line needs at least a program")
         self.argv = list(argv)
         self.timeout = timeout
+        self.startup_timeout = startup_timeout
         self.env = None if env is None else dict(env)
         self.reads_its_own_lines = reads_its_own_lines
         self._proc: _Process | None = None
@@ -547,12 +556,18 @@ class SubprocessEngine(_Verbs):
             self._seq = 0
         return self._proc
 
+    def _allowed(self, proc: _Process) -> float:
+        """Seconds the next request may take: the timeout, or the start-up allowance for a
+        fresh process's first request when that is longer."""
+        return self.timeout if proc.replied else max(self.timeout, self.startup_timeout)
+
     def _call(self, cmd: str, expect: Any = None, **fields: Any) -> JsonObject:
         proc = self._start()
         self._seq += 1
         seq = self._seq
         data = protocol.encode(protocol.request(seq, cmd, **fields)).encode("ascii")
-        deadline = time.monotonic() + self.timeout
+        allowed = self._allowed(proc)
+        deadline = time.monotonic() + allowed
         self._pending = True
         try:
             line = self._exchange(proc, data, deadline, cmd, seq)
@@ -562,7 +577,7 @@ class SubprocessEngine(_Verbs):
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(
-                    f"no reply to {cmd!r} (seq {seq}) within {self.timeout:g} s "
+                    f"no reply to {cmd!r} (seq {seq}) within {allowed:g} s "
                     f"({failure.reason}); engine killed"
                 )
             self._discard(proc)
@@ -574,7 +589,8 @@ class SubprocessEngine(_Verbs):
         being one protocol message: a line that is not a request has no seq to check, and the
         reply is the caller's to judge. Failures are raised and handled as for any request."""
         proc = self._start()
-        deadline = time.monotonic() + self.timeout
+        allowed = self._allowed(proc)
+        deadline = time.monotonic() + allowed
         what = f"the raw line {line[:60]!r}"
         self._pending = True
         try:
@@ -585,7 +601,7 @@ class SubprocessEngine(_Verbs):
             return reply
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
-                failure = EngineTimeout(f"no reply to {what} within {self.timeout:g} s "
+                failure = EngineTimeout(f"no reply to {what} within {allowed:g} s "
                                         f"({failure.reason}); engine killed")
             self._discard(proc)
             failure.attach_stderr(proc.stderr.text())
@@ -733,7 +749,8 @@ HOST = (sys.executable, "-m", "dominokit.conformance.host")
 """The worker that serves a ``python:`` engine (``conformance/host.py``)."""
 
 
-def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
+def open_engine(spec: str | None, timeout: float = 10.0,
+                startup_timeout: float = STARTUP_TIMEOUT) -> Engine:
     """The engine named by a ``--engine`` value.
 
     None: the bundled reference served as a subprocess (so the default run exercises the
@@ -743,7 +760,8 @@ def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
     line, split like a POSIX shell would.
     """
     if spec is None:
-        return SubprocessEngine(list(REFERENCE_SERVER), timeout)
+        return SubprocessEngine(list(REFERENCE_SERVER), timeout,
+                                startup_timeout=startup_timeout)
     if spec.startswith("python:"):
         target = spec.removeprefix("python:")
         try:
@@ -751,11 +769,11 @@ def open_engine(spec: str | None, timeout: float = 10.0) -> Engine:
         except ValueError:
             raise EngineStartupFailed(f"expected python:MODULE:FACTORY, got {spec!r}") from None
         return SubprocessEngine([*HOST, target], timeout, env=python_engine_environment(),
-                                reads_its_own_lines=False)
+                                reads_its_own_lines=False, startup_timeout=startup_timeout)
     try:
         argv = shlex.split(spec)
     except ValueError as error:
         raise EngineStartupFailed(f"cannot parse engine command line {spec!r}: {error}") from None
     if not argv:
         raise EngineStartupFailed("empty engine command line")
-    return SubprocessEngine(argv, timeout)
+    return SubprocessEngine(argv, timeout, startup_timeout=startup_timeout)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
 from dominokit.conformance import settings
-from dominokit.conformance.driver import Engine, Hello, open_engine
+from dominokit.conformance.driver import STARTUP_TIMEOUT, Engine, Hello, open_engine
 from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.expectations import Expectations, load_expectations
@@ -333,6 +333,7 @@ def run_suite(
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
     timeout: float = DEFAULT_TIMEOUT,
+    startup_timeout: float = STARTUP_TIMEOUT,
     json_path: str | Path | None = None,
     junit_path: str | Path | None = None,
     expectations: Expectations | str | Path | None = None,
@@ -377,14 +378,16 @@ def run_suite(
         protocol_version=PROTOCOL_VERSION,
         engine=label,
         settings={"variant": variant, "only": only, "examples": examples, "seed": seed,
-                  "timeout": timeout, "report_dir": str(report_dir), "budget": budget,
+                  "timeout": timeout, "startup_timeout": startup_timeout,
+                  "report_dir": str(report_dir), "budget": budget,
                   "max_engine_failures": max_engine_failures, "maxfail": maxfail},
         expectations=expectations,
     )
     limits = Limits(budget, max_engine_failures, maxfail)
     lines = _open_stream(jsonl_path, report)
     if workers > 1 and len(cases) > 1 and (engine_spec is None or isinstance(engine_spec, str)):
-        _run_parallel(report, lines, cases, engine_spec, timeout, Path(report_dir), workers,
+        _run_parallel(report, lines, cases, engine_spec, (timeout, startup_timeout),
+                      Path(report_dir), workers,
                       limits,
                       lambda: Terminal(stream, total=len(cases), progress=progress,
                                        color=color, err=err),
@@ -395,7 +398,7 @@ def run_suite(
     owned = engine_spec is None or isinstance(engine_spec, str)
     engine: Engine | None = None
     try:
-        engine = _start(engine_spec, timeout, ctx)
+        engine = _start(engine_spec, (timeout, startup_timeout), ctx)
         report.hello = ctx.hello
         if ctx.hello is not None:  # the version the session settled on (2, or 1 on fallback)
             report.protocol_version = ctx.hello.protocol
@@ -481,7 +484,8 @@ def _open_stream(path: str | Path | None, report: Report) -> _Stream:
 
 
 def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_spec: str | None,
-                  timeout: float, report_dir: Path, workers: int, limits: Limits,
+                  timeouts: tuple[float, float], report_dir: Path, workers: int,
+                  limits: Limits,
                   make_terminal: Callable[[], Terminal],
                   paths: tuple[str | Path | None, str | Path | None]) -> None:
     """The body of ``run_suite`` with ``workers`` processes (see ``conformance.parallel``).
@@ -495,7 +499,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
         raise ConformanceError("parallel workers need fork(), which this platform lacks")
 
     def start(ctx: Context) -> Engine | None:
-        return _start(engine_spec, timeout, ctx)
+        return _start(engine_spec, timeouts, ctx)
 
     pool = parallel.Pool(cases, start, report_dir, min(workers, len(cases)))
     terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
@@ -552,11 +556,13 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
             terminal.error(problem)
 
 
-def _start(engine_spec: str | Engine | None, timeout: float, ctx: Context) -> Engine | None:
-    """Open the engine (when given as a spec) and greet it; on failure ``ctx.dead`` says why."""
+def _start(engine_spec: str | Engine | None, timeouts: tuple[float, float],
+           ctx: Context) -> Engine | None:
+    """Open the engine (when given as a spec) and greet it; on failure ``ctx.dead`` says why.
+    ``timeouts`` is the per-request timeout and the start-up allowance."""
     try:
         if engine_spec is None or isinstance(engine_spec, str):
-            engine = open_engine(engine_spec, timeout)
+            engine = open_engine(engine_spec, *timeouts)
         else:
             engine = engine_spec
     except (EngineFailure, EngineRejected) as failure:
@@ -636,6 +642,7 @@ def run_conform(args: argparse.Namespace) -> int:
             examples=args.examples,
             seed=args.seed,
             timeout=args.timeout,
+            startup_timeout=args.startup_timeout,
             json_path=args.json,
             junit_path=args.junitxml,
             expectations=expectations,

@@ -64,7 +64,8 @@ def test_usage_errors_exit_4_not_argparse_2(
 
 @pytest.mark.parametrize(("option", "value"), [
     ("--timeout", "-1"), ("--timeout", "0"), ("--timeout", "nan"), ("--timeout", "inf"),
-    ("--timeout", "1e999"), ("--timeout", "ten"), ("--examples", "-5"), ("--examples", "0"),
+    ("--timeout", "1e999"), ("--timeout", "ten"), ("--startup-timeout", "0"),
+    ("--startup-timeout", "nan"), ("--examples", "-5"), ("--examples", "0"),
     ("--budget", "0"), ("--budget", "-3"), ("--budget", "inf"),
     ("--max-engine-failures", "-1"), ("--maxfail", "-2"), ("--color", "sometimes"),
 ])

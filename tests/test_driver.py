@@ -33,7 +33,7 @@ from dominokit.conformance.driver import (
 from dominokit.conformance.refengine import ReferenceEngine
 
 ENGINES = Path(__file__).resolve().parent / "engines"
-FAST = 1.0  # seconds per request for the hostile engines; each starts in well under that
+FAST = 1.0  # seconds per request for the hostile engines (their start has the allowance)
 PATIENT = 120.0  # a deadline no named misbehaviour should ever need to reach
 
 
@@ -100,6 +100,24 @@ def test_misbehaviour_is_named_and_restart_recovers(
         hello = engine.hello()
         assert (hello.name, hello.protocol) == ("fake", 2)
         assert engine.pid not in (None, pid)
+
+
+def test_a_slow_start_is_not_a_hang_but_a_later_hang_is() -> None:
+    # The engine sleeps twice the request timeout before reading its first request: only the
+    # start-up allowance lets its hello through, and the next request has the plain timeout.
+    slow = [sys.executable, str(ENGINES / "slow_start.py"), str(2 * FAST)]
+    with SubprocessEngine(slow, timeout=FAST, startup_timeout=PATIENT) as engine:
+        assert engine.hello().name == "fake"
+        with pytest.raises(EngineTimeout, match=r"no reply to 'legal' \(seq 2\) within 1 s"):
+            engine.legal()
+        assert engine.hello().name == "fake"  # a fresh process has the allowance again
+
+
+def test_a_start_slower_than_the_allowance_is_a_timeout_naming_it() -> None:
+    slow = [sys.executable, str(ENGINES / "slow_start.py"), "3600"]
+    with SubprocessEngine(slow, timeout=0.2, startup_timeout=0.5) as engine, \
+            pytest.raises(EngineTimeout, match=r"no reply to 'hello' \(seq 1\) within 0.5 s"):
+        engine.hello()
 
 
 def test_crash_reports_exit_status_and_stderr() -> None:
