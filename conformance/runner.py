@@ -642,7 +642,7 @@ def run_conform(args: argparse.Namespace) -> int:
             examples=args.examples,
             seed=args.seed,
             timeout=args.timeout,
-            startup_timeout=args.startup_timeout,
+            startup_timeout=getattr(args, "startup_timeout", STARTUP_TIMEOUT),
             json_path=args.json,
             junit_path=args.junitxml,
             expectations=expectations,
