@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
+from dominokit.conformance.bench import campaign
 from dominokit.conformance.cases import differential
+from dominokit.conformance.cli import main
 from dominokit.conformance.driver import InProcessEngine
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.report import Progress
@@ -245,3 +247,19 @@ def test_memory_stays_flat_over_chunks(tmp_path: Path,
                        examples=80)
     assert report.ok and len(held) == 8
     assert held[7] - held[2] < 50 // 2, held  # 50 hands between: under one per 2 hands
+
+
+def test_the_bench_section_measures_both_peaks_at_each_size(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    assert main(["bench", "--quick", "--section", "campaign", "--json", str(out)]) == 0
+    (section,) = json.loads(out.read_text())["sections"]
+    assert section["name"] == "campaign" and section["order"] == 5
+    labels = {figure["label"]: figure for figure in section["figures"]}
+    for hands in campaign.QUICK_SIZES:
+        for what in ("kit peak memory", "engine peak memory"):
+            assert labels[f"campaign {hands:,} hands: {what}"]["unit"] == "MiB"
+            assert labels[f"campaign {hands:,} hands: {what}"]["median"] > 1  # MiB, not KiB
+    assert all(figure["median"] > 0 for figure in section["figures"])
+    ratios = {r["label"]: r["target"] for r in section["ratios"]}
+    assert ratios == {"campaign kit peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
+                      "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET}
