@@ -435,7 +435,8 @@ def run_suite(
             terminal.start(done, case.id)
             began = time.monotonic()
             assert engine is not None  # ctx.dead is set whenever there is no engine
-            ctx.on_progress = partial(_progress, terminal, lines, report, case.id, began)
+            ctx.on_progress = partial(_progress, terminal, lines, report, case.id,
+                                      partial(_since, began))
             try:
                 outcome = run_case(case, engine, ctx)
             except CaseInterrupted as stopped:
@@ -461,12 +462,17 @@ def run_suite(
     return report
 
 
-def _progress(terminal: Terminal, lines: _Stream, report: Report, case_id: str, began: float,
-              progress: Progress, checkpoint: bool) -> None:
-    """A running case's progress: on the progress line, and at checkpoints in the stream."""
-    terminal.progress(progress)
+def _progress(terminal: Terminal, lines: _Stream, report: Report, case_id: str,
+              seconds: Callable[[], float], progress: Progress, checkpoint: bool) -> None:
+    """A running case's progress: on the progress line, and at checkpoints in the stream
+    (with the ``seconds`` since the case began)."""
+    terminal.progress(case_id, progress)
     if checkpoint:
-        lines.write_progress(case_id, progress, time.monotonic() - began, report)
+        lines.write_progress(case_id, progress, seconds(), report)
+
+
+def _since(began: float) -> float:
+    return time.monotonic() - began
 
 
 def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
@@ -547,6 +553,9 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
 
     pool = parallel.Pool(cases, start, report_dir, min(workers, len(cases)))
     terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
+    pool.on_progress = lambda sent: _progress(terminal, lines, report, cases[sent.index].id,
+                                              lambda: sent.seconds, sent.progress,
+                                              sent.checkpoint)
     done: dict[int, parallel.Finished] = {}
     recorded = 0
     dispatched = 0

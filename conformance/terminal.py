@@ -82,7 +82,6 @@ class Terminal:
         self._failed = 0
         self._done = 0
         self._running = ""
-        self._case = ""
         self._drawn_at = self.began - REDRAW_EVERY
         self._drawn = False
         self._lock = threading.Lock()
@@ -97,16 +96,17 @@ class Terminal:
 
     def start(self, done: int, case_id: str) -> None:
         """Show that case number ``done`` (from 0) is running."""
-        self._done, self._running, self._case = done, case_id, case_id
+        self._done, self._running = done, case_id
         if self.bar:
             self._draw()
         else:
             self.tick()
 
-    def progress(self, progress: Progress) -> None:
-        """Show how far the running case has got (``4,000/100,000 hands``) after its id: the
-        bar is redrawn at most every ``REDRAW_EVERY`` seconds, a plain line says it when due."""
-        self._running = f"{self._case} {progress.text()}"
+    def progress(self, case_id: str, progress: Progress) -> None:
+        """Show how far running case ``case_id`` has got (``4,000/100,000 hands``) after its
+        id: the bar is redrawn at most every ``REDRAW_EVERY`` seconds, a plain line says it
+        when due."""
+        self._running = f"{case_id} {progress.text()}"
         if self.bar:
             if self.clock() - self._drawn_at >= REDRAW_EVERY:
                 self._draw()

@@ -211,7 +211,7 @@ def test_the_progress_line_shows_hands_and_failures(monkeypatch: pytest.MonkeyPa
     terminal = Terminal(plain, total=3, progress=True, clock=lambda: now[0], heartbeat=False)
     terminal.start(1, CASE)
     now[0] = 6.0
-    terminal.progress(Progress(4000, 100_000, 2, ("a.yaml", "b.yaml")))
+    terminal.progress(CASE, Progress(4000, 100_000, 2, ("a.yaml", "b.yaml")))
     assert plain.getvalue().endswith(
         f"1/3 cases, 0 failed, 6 s elapsed; running {CASE} 4,000/100,000 hands, 2 failing\n")
     monkeypatch.setenv("COLUMNS", "100")
@@ -219,10 +219,10 @@ def test_the_progress_line_shows_hands_and_failures(monkeypatch: pytest.MonkeyPa
     bar = Terminal(tty, total=3, progress=True, clock=lambda: now[0], heartbeat=False)
     bar.start(1, CASE)
     now[0] += 1.0
-    bar.progress(Progress(4000, 100_000))
+    bar.progress(CASE, Progress(4000, 100_000))
     drawn = tty.getvalue().split("\r")[-1]
     assert drawn == f"[{'#' * 10}{'-' * 20}] 1/3 {CASE} 4,000/100,000 hands".ljust(99)
-    bar.progress(Progress(5000, 100_000))  # within REDRAW_EVERY: not redrawn
+    bar.progress(CASE, Progress(5000, 100_000))  # within REDRAW_EVERY: not redrawn
     assert tty.getvalue().split("\r")[-1] == drawn
 
 
@@ -263,3 +263,17 @@ def test_the_bench_section_measures_both_peaks_at_each_size(tmp_path: Path) -> N
     ratios = {r["label"]: r["target"] for r in section["ratios"]}
     assert ratios == {"campaign kit peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
                       "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET}
+
+
+def test_workers_stream_the_progress_of_the_cases_they_run(tmp_path: Path,
+                                                           seeds: list[int]) -> None:
+    cases = collect_cases("poldomino", "differential/poldomino/*", examples=5)
+    lines = tmp_path / "run.jsonl"
+    report = run_suite(REFERENCE, cases=cases, out=io.StringIO(), report_dir=tmp_path,
+                       examples=5, jsonl_path=lines, workers=2)
+    assert report.ok and len(cases) == 2
+    streamed = [json.loads(line) for line in lines.read_text().splitlines()]
+    for case in cases:
+        mine = [line for line in streamed if case.id in (line.get("case"), line.get("id"))]
+        assert [(line["type"], line.get("hands")) for line in mine] == [
+            ("progress", 2), ("progress", 4), ("case", None)]

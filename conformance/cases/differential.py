@@ -410,23 +410,28 @@ class _Findings:
             details = [f"actions: {' '.join(actions) or '(none)'}"]
             self.first = divergence.outcome(prefix, details, repro=path)
 
-    def outcome(self, random_hands: int, of: int) -> Outcome:
-        """The failed outcome: the first failure in full, then how many hands failed."""
+    def outcome(self, random_hands: int, of: int, *, tally: bool,
+                interrupted: bool = False) -> Outcome:
+        """The failed outcome: the first failure in full, then (``tally``: a campaign, or an
+        interrupted case) a line saying how many hands failed of how many played."""
         assert self.first is not None
+        first = replace(self.first, repros=tuple(self.repros),
+                        failing_hands=self.failing_hands)
+        if not tally:
+            return first
         kept = len(self.repros)
-        tally = (f"{self.failing_hands} failing hand(s), {random_hands:,} of {of:,} random "
-                 f"hands played; {kept} repro trace(s) kept"
-                 + (f" (at most {MAX_REPROS}, each hand once)"
-                    if kept < self.failing_hands else ""))
-        return replace(self.first, message=f"{self.first.message}\n{tally}",
-                       repros=tuple(self.repros), failing_hands=self.failing_hands)
+        line = (f"{'interrupted: ' if interrupted else ''}{self.failing_hands} failing "
+                f"hand(s), {random_hands:,} of {of:,} random hands played; {kept} repro "
+                "trace(s) kept" + (f" (at most {MAX_REPROS}, each hand once)"
+                                   if kept < self.failing_hands else ""))
+        return replace(first, message=f"{first.message}\n{line}")
 
     def interrupted(self, random_hands: int, of: int) -> Outcome:
         """The partial outcome of an interrupted case: its failures so far, or not run."""
         if self.first is None:
             return Outcome.not_run(f"interrupted after {random_hands:,} of {of:,} random "
                                    "hands, none of them failing")
-        return self.outcome(random_hands, of)
+        return self.outcome(random_hands, of, tally=True, interrupted=True)
 
     def progress(self, hands: int, of: int) -> Progress:
         return Progress(hands, of, self.failing_hands, tuple(self.repros))
@@ -448,7 +453,7 @@ def _run(variant: str, options: dict[str, object], params: Params, engine: Engin
             if run.divergence is not None:
                 findings.add(played.deal, run, f"searched hand ({', '.join(names)}): ")
                 if not campaign:
-                    return findings.outcome(0, total)
+                    return findings.outcome(0, total, tally=False)
         _random_hands(engine, variant, options, params, blame, findings, played_hands)
     except KeyboardInterrupt:
         raise CaseInterrupted(findings.interrupted(played_hands[0], total)) from None
@@ -459,7 +464,7 @@ def _run(variant: str, options: dict[str, object], params: Params, engine: Engin
                           stacklevel=1)
         raise failure
     if findings.first is not None:
-        return findings.outcome(played_hands[0], total)
+        return findings.outcome(played_hands[0], total, tally=campaign)
     reached = [name for _, names in found.hands for name in names]
     missed = f"; not reached: {', '.join(found.missed)}" if found.missed else ""
     return Outcome.passed(f"{len(found.hands)} searched hands ({', '.join(reached)}){missed}; "
@@ -524,11 +529,13 @@ def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], bl
         deal = oracle.deal_json(rules, deal_seed, size)
 
         def choose(legal: list[str], step: int) -> str:
-            # An index, not sampled_from(legal): hypothesis keeps a label for every distinct
-            # strategy drawn from, forever, and sampled_from's label is made from its elements,
-            # so each new legal list would grow memory for the whole campaign. Shrinking is the
-            # same: towards the first of the sorted legal actions.
-            return legal[data.draw(st.integers(0, len(legal) - 1), label=f"action {step + 1}")]
+            # An index from sampled_from(range(...)), not sampled_from(legal): hypothesis keeps
+            # a label for every distinct strategy drawn from, for the life of the process, and
+            # sampled_from's label is made from its elements, so each new legal list grew the
+            # kit for the whole campaign. A range's label depends on its length alone; the
+            # draws, and so the hands and their shrinking, are the same.
+            index = data.draw(st.sampled_from(range(len(legal))), label=f"action {step + 1}")
+            return legal[index]
 
         try:
             run = standalone(engine, variant, options, deal, choose, blame)
