@@ -473,10 +473,10 @@ def _run(variant: str, options: dict[str, object], params: Params, engine: Engin
 
 def _random_hands(engine: Engine, variant: str, options: dict[str, object], params: Params,
                   blame: Blame, findings: _Findings, played: list[int]) -> None:
-    """Run the hypothesis phase in chunks, adding each chunk's shrunk failing hand to
-    ``findings`` and counting the hands played in ``played[0]``; a checkpoint of progress
-    after every chunk but the last. A short run (one chunk, or a failure in a run that is not
-    a campaign) stops at its first failure. An engine failure stops the phase at once (no
+    """Run the hypothesis phase, every chunk of it, adding each chunk's shrunk failing hand
+    to ``findings`` and counting the hands played in ``played[0]`` (a chunk ends at its first
+    failing hand, so a campaign with failures plays fewer than ``--examples``); a checkpoint
+    of progress after every chunk but the last. An engine failure stops the phase at once (no
     shrinking on a dead engine) and is raised."""
     rules = blame.rules
     sizes = oracle.hand_sizes(rules)
