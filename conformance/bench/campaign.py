@@ -1,7 +1,7 @@
 """Section 5: a long differential campaign, memory and rate, at growing numbers of hands.
 
 A campaign (``conform --examples 100000``) must stream: its memory must not grow with the
-hands it plays. Each size runs one differential case against the reference served as a
+hands it plays. Each size runs one differential case (``case_id``) against the reference served as a
 subprocess, in a fresh Python process of its own (so nothing the benchmark did before counts),
 and reports the peak resident memory (``VmHWM``) of the kit's process and of the engine's,
 and the hands played per CPU second of both. Memory is flat when the peak at the largest size
@@ -26,8 +26,14 @@ from typing import Any
 from dominokit.conformance.bench.registry import Out, Section, SectionResult
 from dominokit.conformance.bench.timing import figure, ratio
 
-CASE = "differential/classic_block/default"
-"""The case played: the cheapest differential case (a chain game; no board)."""
+
+def case_id() -> str:
+    """The case played: the block game's default differential case (found by its mechanics,
+    as section 1 finds it: a chain game with no draw, the cheapest to play)."""
+    from dominokit.conformance.bench.playouts import block_game
+    from dominokit.reference import variant_ids
+
+    return f"differential/{block_game() or variant_ids()[0]}/default"
 SIZES = (1000, 3000, 9000)
 QUICK_SIZES = (20, 60)
 QUICK_CHUNK = 10
@@ -37,7 +43,7 @@ within 10% (the allocator's arenas and the first chunk's one-off caches)."""
 
 
 def measure(hands: int, chunk: int | None) -> dict[str, Any]:
-    """Play ``hands`` random hands of ``CASE`` against the subprocess reference, in this
+    """Play ``hands`` random hands of ``case_id()`` against the subprocess reference, in this
     process; the peaks (KiB), CPU seconds of kit and engine, and whether the case passed."""
     from dominokit.conformance.cases import differential
     from dominokit.conformance.driver import SubprocessEngine, open_engine
@@ -53,7 +59,7 @@ def measure(hands: int, chunk: int | None) -> dict[str, Any]:
         assert pid is not None
         began = time.process_time()
         with tempfile.TemporaryDirectory(prefix="dominokit-bench-") as folder:
-            report = run_suite(engine, cases=collect_cases(only=CASE, examples=hands),
+            report = run_suite(engine, cases=collect_cases(only=case_id(), examples=hands),
                                examples=hands, out=io.StringIO(), report_dir=folder)
         kit_cpu = time.process_time() - began
         engine_peak = _status_kib(pid, "VmHWM")
@@ -128,7 +134,7 @@ def run(quick: bool, out: Out) -> SectionResult:
         result.ratios.append(ratio(
             f"campaign {who} peak memory: {small['hands']:,} over {large['hands']:,} hands",
             [small[f"{who}_peak_kib"]], [max(large[f"{who}_peak_kib"], 1)], FLAT_TARGET))
-    result.notes.append(f"{CASE} against the reference as a subprocess, one fresh process per "
+    result.notes.append(f"{case_id()} against the reference as a subprocess, one fresh process per "
                         "size; peak memory is VmHWM")
     if quick:
         result.notes.append(f"quick: chunks of {QUICK_CHUNK} hands; the sizes are too small "
