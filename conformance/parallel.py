@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from dominokit.conformance import settings
 from dominokit.conformance.driver import Engine, Hello
+from dominokit.conformance.report import Progress
 from dominokit.conformance.runner import Case, Context, Outcome, run_case
 
 STOP_GRACE = 5.0
@@ -36,6 +37,21 @@ STOP_GRACE = 5.0
 
 Starter = Callable[[Context], "Engine | None"]
 """Opens and greets an engine for a worker; sets ``ctx.hello`` or ``ctx.dead``."""
+
+
+@dataclass(frozen=True)
+class Progressed:
+    """How far the case ``index`` a worker runs has got (``Context.progress``), ``seconds``
+    after it began; ``checkpoint`` as there."""
+
+    index: int
+    progress: Progress
+    checkpoint: bool
+    seconds: float
+
+
+PROGRESS_EVERY = 0.5
+"""Least seconds between two progress messages a worker sends (checkpoints always go)."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +108,9 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
             if engine is None or ctx.dead is not None:
                 outcome = Outcome.not_run(ctx.dead or "the engine could not be used")
             else:
+                ctx.on_progress = _Sender(conn, index, began)
                 outcome = run_case(cases[index], engine, ctx)
+                ctx.on_progress = None
             conn.send(Finished(index, outcome, time.monotonic() - began))
     except (KeyboardInterrupt, BrokenPipeError, EOFError):
         pass  # the parent is stopping the run (an interrupt reaches the whole group)
@@ -144,8 +162,26 @@ def group_of(case_id: str) -> str:
     return "/".join(case_id.split("/", 2)[:2])
 
 
+class _Sender:
+    """A worker's ``Context.on_progress``: sends the running case's progress to the parent,
+    at most every ``PROGRESS_EVERY`` seconds but every checkpoint."""
+
+    def __init__(self, conn: Connection, index: int, began: float) -> None:
+        self.conn, self.index, self.began = conn, index, began
+        self.sent = began - PROGRESS_EVERY
+
+    def __call__(self, progress: Progress, checkpoint: bool) -> None:
+        now = time.monotonic()
+        if checkpoint or now - self.sent >= PROGRESS_EVERY:
+            self.sent = now
+            self.conn.send(Progressed(self.index, progress, checkpoint, now - self.began))
+
+
 class Pool:
-    """The worker processes of one run and the cases each is running."""
+    """The worker processes of one run and the cases each is running; ``on_progress`` gets
+    what a worker says of its running case's progress."""
+
+    on_progress: Callable[[Progressed], None] | None = None
 
     def __init__(self, cases: Sequence[Case], start: Starter, report_dir: Path,
                  workers: int) -> None:
@@ -196,7 +232,7 @@ class Pool:
         died yields its case as a kit error and is not used again."""
         for ready in wait(list(self._busy)):
             assert isinstance(ready, Connection)
-            index = self._busy.pop(ready)
+            index = self._busy[ready]
             try:
                 finished = ready.recv()
             except (EOFError, OSError):
@@ -205,6 +241,11 @@ class Pool:
                     "errored", "error in the conformance kit: the worker process running "
                     "this case died", rules=self._cases[index].rules, failure_kind="kit"), 0.0)
                 continue
+            if isinstance(finished, Progressed):
+                if self.on_progress is not None:
+                    self.on_progress(finished)
+                continue
+            self._busy.pop(ready)
             assert isinstance(finished, Finished)
             yield finished
 

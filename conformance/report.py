@@ -7,6 +7,10 @@ the path of a minimal reproducing trace. Its keys only grow (new keys may be add
 suite version, none are renamed or removed). JUnit XML is for CI dashboards; the terminal's
 output is ``terminal.Terminal``'s. Reports are written whole or not at all (a temporary file
 renamed over the target), so a crash or a full disk never leaves half a report.
+
+The JSON lines report (``--jsonl``) is the one that can be read while the run goes on: each
+case record as it ends (``"type": "case"``, the objects of the JSON report's ``cases``) and,
+during a long case, a ``Progress`` line at each checkpoint (``"type": "progress"``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,29 @@ STATUS_KEYS = ("passed", "failed", "errored", "not_applicable", "not_run")
 
 
 @dataclass(frozen=True)
+class Progress:
+    """How far a long case (a differential campaign) has got: ``hands`` of its ``of`` random
+    hands played, ``failing_hands`` of them diverged so far, and the repro traces written for
+    them (also for failing searched hands), in the order they were found."""
+
+    hands: int
+    of: int
+    failing_hands: int = 0
+    repros: tuple[str, ...] = ()
+
+    def to_json(self, case_id: str, seconds: float) -> dict[str, Any]:
+        """The progress line of the JSON lines report; ``seconds`` since the case began."""
+        return {"type": "progress", "case": case_id, "hands": self.hands, "of": self.of,
+                "failing_hands": self.failing_hands, "repros": list(self.repros),
+                "seconds": round(seconds, 3)}
+
+    def text(self) -> str:
+        """``4,000/100,000 hands, 1 failing`` for the progress line."""
+        failing = f", {self.failing_hands:,} failing" if self.failing_hands else ""
+        return f"{self.hands:,}/{self.of:,} hands{failing}"
+
+
+@dataclass(frozen=True)
 class CaseRecord:
     """One case as run: what it is, its outcome, how long it took, and its verdict."""
 
@@ -54,6 +81,7 @@ class CaseRecord:
         if self.judgement.expected is not None:
             expectation = {"status": self.judgement.expected, "reason": self.judgement.reason}
         return {
+            "type": "case",
             "id": self.case_id,
             "kind": self.kind,
             "variant": self.variant,
@@ -335,4 +363,5 @@ def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None =
         lines.extend(f"    {line}" for line in diff)
     if outcome.repro:
         lines.append(f"  repro: {outcome.repro}")
+    lines.extend(f"  repro: {path}" for path in outcome.repros[1:])
     return "\n".join(lines)

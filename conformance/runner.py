@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
+from functools import partial
 from pathlib import Path
 from typing import Any, Final, Literal, TextIO
 
@@ -32,7 +33,7 @@ from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.expectations import Expectations, load_expectations
 from dominokit.conformance.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
-from dominokit.conformance.report import CaseRecord, Report
+from dominokit.conformance.report import CaseRecord, Progress, Report
 from dominokit.conformance.terminal import Terminal
 from dominokit.reference.errors import DominokitError
 
@@ -73,6 +74,9 @@ class Outcome:
     pretty JSON, ``rules`` the rule ids the failure concerns, ``repro`` the path of a minimal
     trace that reproduces it, ``failure_kind`` how the engine misbehaved for "errored"
     (crash, timeout, malformed, protocol, startup; "kit" for a bug in the kit itself).
+    A case that goes on after its first failure (a differential campaign) lists every repro
+    it wrote in ``repros`` (``repro`` is the first) and counts its failing hands in
+    ``failing_hands`` (None: the case stops at its first failure).
     """
 
     status: Status
@@ -85,6 +89,8 @@ class Outcome:
     rules: tuple[str, ...] = ()
     repro: str | None = None
     failure_kind: str | None = None
+    repros: tuple[str, ...] = ()
+    failing_hands: int | None = None
 
     @classmethod
     def passed(cls, message: str = "") -> Outcome:
@@ -121,6 +127,8 @@ class Outcome:
             "diff": self.diff,
             "repro": self.repro,
             "failure_kind": self.failure_kind,
+            "repros": list(self.repros) if self.repros else [self.repro] if self.repro else [],
+            "failing_hands": self.failing_hands,
         }
 
 
@@ -168,6 +176,25 @@ class Context:
     memo: dict[Any, Any] = field(default_factory=dict)
     """What a case may share with later cases of the same run (one engine): e.g. the hands
     the engine played, which every invariant case checks for a different property."""
+    on_progress: Callable[[Progress, bool], None] | None = None
+    """Where the running case's progress goes (the terminal, the JSON lines report); set by
+    the runner around each case, None when nobody listens."""
+
+    def progress(self, progress: Progress, checkpoint: bool = False) -> None:
+        """Say how far a long case has got; a ``checkpoint`` (the end of a chunk of hands)
+        is also written to the JSON lines report, the rest only redraws the progress line."""
+        if self.on_progress is not None:
+            self.on_progress(progress, checkpoint)
+
+
+class CaseInterrupted(KeyboardInterrupt):
+    """An interrupt (Ctrl-C, SIGTERM) that reached a case body which had something to keep:
+    ``outcome`` is its partial outcome (the failures and repros found so far), which the
+    runner records before the run stops."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        super().__init__(outcome.message)
+        self.outcome = outcome
 
 
 CaseBody = Callable[[Engine, Context], Outcome]
@@ -413,7 +440,15 @@ def run_suite(
             terminal.start(done, case.id)
             began = time.monotonic()
             assert engine is not None  # ctx.dead is set whenever there is no engine
-            outcome = run_case(case, engine, ctx)
+            ctx.on_progress = partial(_progress, terminal, lines, report, case.id,
+                                      partial(_since, began))
+            try:
+                outcome = run_case(case, engine, ctx)
+            except CaseInterrupted as stopped:
+                _add(report, lines, case, stopped.outcome, time.monotonic() - began)
+                raise
+            finally:
+                ctx.on_progress = None
             record = _add(report, lines, case, outcome, time.monotonic() - began)
             limits.record(record)
             terminal.record(record)
@@ -432,6 +467,19 @@ def run_suite(
     return report
 
 
+def _progress(terminal: Terminal, lines: _Stream, report: Report, case_id: str,
+              seconds: Callable[[], float], progress: Progress, checkpoint: bool) -> None:
+    """A running case's progress: on the progress line, and at checkpoints in the stream
+    (with the ``seconds`` since the case began)."""
+    terminal.progress(case_id, progress)
+    if checkpoint:
+        lines.write_progress(case_id, progress, seconds(), report)
+
+
+def _since(began: float) -> float:
+    return time.monotonic() - began
+
+
 def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
     """Record ``case`` as not run because the run stopped for ``stop``."""
     if report.stopped is None and report.error is None:  # not when it never began
@@ -440,16 +488,24 @@ def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
 
 
 class _Stream:
-    """The JSON lines report of a run (``jsonl_path``): one line per case, flushed at once."""
+    """The JSON lines report of a run (``jsonl_path``): one line per case, and progress lines
+    of a long case (``Progress``), each flushed at once; a ``type`` tells them apart."""
 
     def __init__(self, file: TextIO | None) -> None:
         self.file = file
 
     def write(self, record: CaseRecord, report: Report) -> None:
+        self._line(record.to_json(), report)
+
+    def write_progress(self, case_id: str, progress: Progress, seconds: float,
+                       report: Report) -> None:
+        self._line(progress.to_json(case_id, seconds), report)
+
+    def _line(self, data: dict[str, Any], report: Report) -> None:
         if self.file is None:
             return
         try:
-            self.file.write(json.dumps(record.to_json(), default=str) + "\n")
+            self.file.write(json.dumps(data, default=str) + "\n")
             self.file.flush()
         except OSError as error:
             report.write_errors.append(f"cannot append to the JSON lines report: "
@@ -503,6 +559,9 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
 
     pool = parallel.Pool(cases, start, report_dir, min(workers, len(cases)))
     terminal = make_terminal()  # after the fork: a worker holds no thread of the parent's
+    pool.on_progress = lambda sent: _progress(terminal, lines, report, cases[sent.index].id,
+                                              lambda: sent.seconds, sent.progress,
+                                              sent.checkpoint)
     done: dict[int, parallel.Finished] = {}
     recorded = 0
     schedule = parallel.Schedule([case.id for case in cases])

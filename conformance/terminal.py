@@ -3,6 +3,8 @@
 On a terminal: one progress line redrawn in place, cut to the terminal's width so it never
 wraps. Elsewhere (a CI log, a file): a plain progress line every ``PROGRESS_EVERY`` seconds, so
 a long run is never silent, even while one slow case runs (a heartbeat thread asks for it).
+A long case that reports its progress (a differential campaign: hands played of its total,
+failing hands so far) has it on the same line, after its id.
 Either way each case that fails the run is printed in full as soon as it is known, and the
 run ends with the failures again in one list, the slowest cases, the counts by variant and by
 case kind, and the summary line (always last, for scripts to read).
@@ -19,13 +21,23 @@ import time
 from collections.abc import Callable
 from typing import Final, Literal, TextIO
 
-from dominokit.conformance.report import CaseRecord, Report, count_text, format_outcome, headline
+from dominokit.conformance.report import (
+    CaseRecord,
+    Progress,
+    Report,
+    count_text,
+    format_outcome,
+    headline,
+)
 
 PROGRESS_EVERY: Final = 5.0
 """Seconds between plain progress lines when the output is not a terminal."""
 
 HEARTBEAT: Final = 1.0
 """Seconds between the heartbeat thread's checks for a due progress line."""
+
+REDRAW_EVERY: Final = 0.2
+"""Least seconds between two redraws of the bar for a running case's progress."""
 
 BAR_WIDTH: Final = 30
 SLOWEST: Final = 5
@@ -70,6 +82,7 @@ class Terminal:
         self._failed = 0
         self._done = 0
         self._running = ""
+        self._drawn_at = self.began - REDRAW_EVERY
         self._drawn = False
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -85,13 +98,29 @@ class Terminal:
         """Show that case number ``done`` (from 0) is running."""
         self._done, self._running = done, case_id
         if self.bar:
-            width = _columns() - 1
-            filled = BAR_WIDTH * done // max(self.total, 1)
-            text = f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {done}/{self.total} {case_id}"
-            self._write("\r" + text[:width].ljust(width))
-            self._drawn = True
+            self._draw()
         else:
             self.tick()
+
+    def progress(self, case_id: str, progress: Progress) -> None:
+        """Show how far running case ``case_id`` has got (``4,000/100,000 hands``) after its
+        id: the bar is redrawn at most every ``REDRAW_EVERY`` seconds, a plain line says it
+        when due."""
+        self._running = f"{case_id} {progress.text()}"
+        if self.bar:
+            if self.clock() - self._drawn_at >= REDRAW_EVERY:
+                self._draw()
+        else:
+            self.tick()
+
+    def _draw(self) -> None:
+        width = _columns() - 1
+        filled = BAR_WIDTH * self._done // max(self.total, 1)
+        text = (f"[{'#' * filled}{'-' * (BAR_WIDTH - filled)}] {self._done}/{self.total} "
+                f"{self._running}")
+        self._write("\r" + text[:width].ljust(width))
+        self._drawn = True
+        self._drawn_at = self.clock()
 
     def tick(self) -> None:
         """Print a plain progress line if one is due (``PROGRESS_EVERY`` since the last)."""

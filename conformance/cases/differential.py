@@ -17,9 +17,11 @@ random hands, ``--seed`` seeds both the search and hypothesis.
 
 from __future__ import annotations
 
+import json
 import random
+import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any
 
@@ -29,7 +31,8 @@ from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.errors import EngineFailure
-from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.report import Progress
+from dominokit.conformance.runner import Case, CaseInterrupted, Context, KitNote, Outcome
 from dominokit.reference import (
     Action,
     DealError,
@@ -355,62 +358,162 @@ class _Diverged(Exception):
         super().__init__(run.divergence.summary if run.divergence else "")
 
 
-def _run(variant: str, options: dict[str, object], params: Params, engine: Engine,
-         ctx: Context) -> Outcome:
-    blame = Blame(oracle.rules_of(variant, options))
-    case_id = f"differential/{variant}/{oracle.options_slug(options)}"
-    found = search(variant, tuple(sorted(options.items())), params.seed)
-    for played, names in found.hands:
-        run = standalone(engine, variant, options, played.deal, scripted(played.actions), blame)
-        if run.divergence is not None:
-            return _failure(ctx, case_id, variant, options, played.deal, run,
-                            f"searched hand ({', '.join(names)}): ")
-    failure = _random_hands(engine, variant, options, params, blame)
-    if failure is not None:
-        deal, run = failure
-        return _failure(ctx, case_id, variant, options, deal, run,
-                        "random hand (shrunk by hypothesis): ")
-    reached = [name for _, names in found.hands for name in names]
-    missed = f"; not reached: {', '.join(found.missed)}" if found.missed else ""
-    return Outcome.passed(f"{len(found.hands)} searched hands ({', '.join(reached)}){missed}; "
-                          f"{params.examples} random hands")
-
-
 CAMPAIGN_CHUNK = 1000
 """Random hands per hypothesis run. A long campaign (``--examples 100000``) is a series of
 runs, the first seeded with ``--seed`` and each next one from it and its number, so that
 hypothesis's record of the hands it tried, which grows with every hand, is dropped between
 runs and memory stays flat. Up to this many examples, the hands are those of one run."""
 
+MAX_REPROS = 20
+"""Repro traces one case writes at most; failing hands past them are only counted."""
+
+
+@dataclass
+class _Findings:
+    """The failures one differential case has found so far: the first one's outcome (what
+    the record shows in full), the repro traces written, how many hands diverged.
+
+    A *campaign* (more random hands than one chunk) goes on after a failure: every searched
+    hand and every chunk is played, each failing hand gets its own repro (the shrunk hand of
+    a failing chunk: hypothesis stops a chunk at its first divergence), up to ``MAX_REPROS``
+    and never twice the same hand. A shorter run stops at its first failure, as it always did.
+    """
+
+    ctx: Context
+    case_id: str
+    variant: str
+    options: Mapping[str, object]
+    first: Outcome | None = None
+    repros: list[str] = field(default_factory=list)
+    failing_hands: int = 0
+    seen: set[str] = field(default_factory=set)
+
+    def add(self, deal: JsonObject, run: HandRun, prefix: str) -> None:
+        """Count a failing hand and write its repro (unless capped or already written)."""
+        self.failing_hands += 1
+        divergence = run.divergence
+        assert divergence is not None
+        actions = list(run.actions)
+        if divergence.what == "answer":
+            actions.append(str(divergence.expected["accepted"]))
+        key = json.dumps([deal, actions], sort_keys=True)
+        path = None
+        if key not in self.seen and len(self.repros) < MAX_REPROS:
+            self.seen.add(key)
+            path = repros.write_hand(
+                self.ctx.report_dir, self.case_id, self.variant, self.options, deal, actions,
+                divergence.rules, note="written by dominokit conform; every expected answer "
+                "comes from the reference engine", number=len(self.repros) + 1)
+            if path is not None:
+                self.repros.append(path)
+        if self.first is None:
+            details = [f"actions: {' '.join(actions) or '(none)'}"]
+            self.first = divergence.outcome(prefix, details, repro=path)
+
+    def outcome(self, random_hands: int, of: int, *, tally: bool,
+                interrupted: bool = False) -> Outcome:
+        """The failed outcome: the first failure in full, then (``tally``: a campaign, or an
+        interrupted case) a line saying how many hands failed of how many played."""
+        assert self.first is not None
+        first = replace(self.first, repros=tuple(self.repros),
+                        failing_hands=self.failing_hands)
+        if not tally:
+            return first
+        kept = len(self.repros)
+        line = (f"{'interrupted: ' if interrupted else ''}{self.failing_hands} failing "
+                f"hand(s), {random_hands:,} of {of:,} random hands played; {kept} repro "
+                "trace(s) kept" + (f" (at most {MAX_REPROS}, each hand once)"
+                                   if kept < self.failing_hands else ""))
+        return replace(first, message=f"{first.message}\n{line}")
+
+    def interrupted(self, random_hands: int, of: int) -> Outcome:
+        """The partial outcome of an interrupted case: its failures so far, or not run."""
+        if self.first is None:
+            return Outcome.not_run(f"interrupted after {random_hands:,} of {of:,} random "
+                                   "hands, none of them failing")
+        return self.outcome(random_hands, of, tally=True, interrupted=True)
+
+    def progress(self, hands: int, of: int) -> Progress:
+        return Progress(hands, of, self.failing_hands, tuple(self.repros))
+
+
+def _run(variant: str, options: dict[str, object], params: Params, engine: Engine,
+         ctx: Context) -> Outcome:
+    blame = Blame(oracle.rules_of(variant, options))
+    case_id = f"differential/{variant}/{oracle.options_slug(options)}"
+    found = search(variant, tuple(sorted(options.items())), params.seed)
+    total = max(params.examples, 1)
+    campaign = total > CAMPAIGN_CHUNK
+    findings = _Findings(ctx, case_id, variant, options)
+    played_hands = [0]
+    try:
+        for played, names in found.hands:
+            run = standalone(engine, variant, options, played.deal, scripted(played.actions),
+                             blame)
+            if run.divergence is not None:
+                findings.add(played.deal, run, f"searched hand ({', '.join(names)}): ")
+                if not campaign:
+                    return findings.outcome(0, total, tally=False)
+        _random_hands(engine, variant, options, params, blame, findings, played_hands)
+    except KeyboardInterrupt:
+        raise CaseInterrupted(findings.interrupted(played_hands[0], total)) from None
+    except EngineFailure as failure:
+        if findings.repros:
+            warnings.warn(KitNote(f"before the engine failed, {findings.failing_hands} "
+                                  f"hand(s) diverged; repros: {', '.join(findings.repros)}"),
+                          stacklevel=1)
+        raise failure
+    if findings.first is not None:
+        return findings.outcome(played_hands[0], total, tally=campaign)
+    reached = [name for _, names in found.hands for name in names]
+    missed = f"; not reached: {', '.join(found.missed)}" if found.missed else ""
+    return Outcome.passed(f"{len(found.hands)} searched hands ({', '.join(reached)}){missed}; "
+                          f"{params.examples} random hands")
+
 
 def _random_hands(engine: Engine, variant: str, options: dict[str, object], params: Params,
-                  blame: Blame) -> tuple[JsonObject, HandRun] | None:
-    """Run the hypothesis phase; the shrunk failing (deal, run), or None. An engine failure
-    stops the phase at once (no shrinking on a dead engine) and is raised."""
+                  blame: Blame, findings: _Findings, played: list[int]) -> None:
+    """Run the hypothesis phase, every chunk of it, adding each chunk's shrunk failing hand
+    to ``findings`` and counting the hands played in ``played[0]`` (a chunk ends at its first
+    failing hand, so a campaign with failures plays fewer than ``--examples``); a checkpoint
+    of progress after every chunk but the last. An engine failure stops the phase at once (no
+    shrinking on a dead engine) and is raised."""
     rules = blame.rules
     sizes = oracle.hand_sizes(rules)
     total = max(params.examples, 1)
+    ctx = findings.ctx
+
+    def on_hand() -> None:
+        played[0] += 1
+        ctx.progress(findings.progress(played[0], total))
+
     for chunk, start in enumerate(range(0, total, CAMPAIGN_CHUNK)):
         seed = params.seed if chunk == 0 else random.Random(
             f"campaign:{params.seed}:{chunk}").randrange(2**32)
-        found = _hypothesis_run(engine, variant, options, blame, sizes,
-                                min(CAMPAIGN_CHUNK, total - start), seed)
+        size = min(CAMPAIGN_CHUNK, total - start)
+        found = _hypothesis_run(engine, variant, options, blame, sizes, size, seed, on_hand)
         if found is not None:
-            return found
-    return None
+            deal, run = found
+            findings.add(deal, run, "random hand (shrunk by hypothesis): ")
+        if start + size < total:
+            ctx.progress(findings.progress(played[0], total), checkpoint=True)
 
 
 def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], blame: Blame,
-                    sizes: list[tuple[int, int]], examples: int, seed: int
+                    sizes: list[tuple[int, int]], examples: int, seed: int,
+                    on_hand: Callable[[], None] = lambda: None,
                     ) -> tuple[JsonObject, HandRun] | None:
-    """One hypothesis run of ``examples`` random hands (see ``_random_hands``); hypothesis is
-    imported here, as it takes seconds to import, which a --list or other kinds need not pay."""
+    """One hypothesis run of ``examples`` random hands (see ``_random_hands``), calling
+    ``on_hand`` after each hand played up to the first failing one (not for the replays
+    that shrink it); hypothesis is imported here, as it takes seconds to import, which a
+    --list or other kinds need not pay."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
     from hypothesis import seed as hypothesis_seed
     from hypothesis import strategies as st
 
     rules = blame.rules
     trouble: list[EngineFailure] = []
+    shrinking: list[bool] = []
 
     @settings(max_examples=examples, derandomize=False, database=None,
               deadline=None, suppress_health_check=list(HealthCheck),
@@ -426,14 +529,23 @@ def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], bl
         deal = oracle.deal_json(rules, deal_seed, size)
 
         def choose(legal: list[str], step: int) -> str:
-            return data.draw(st.sampled_from(legal), label=f"action {step + 1}")
+            # An index from sampled_from(range(...)), not sampled_from(legal): hypothesis keeps
+            # a label for every distinct strategy drawn from, for the life of the process, and
+            # sampled_from's label is made from its elements, so each new legal list grew the
+            # kit for the whole campaign. A range's label depends on its length alone; the
+            # draws, and so the hands and their shrinking, are the same.
+            index = data.draw(st.sampled_from(range(len(legal))), label=f"action {step + 1}")
+            return legal[index]
 
         try:
             run = standalone(engine, variant, options, deal, choose, blame)
         except EngineFailure as failure:
             trouble.append(failure)
             return
+        if not shrinking:
+            on_hand()
         if run.divergence is not None:
+            shrinking.append(True)
             raise _Diverged(deal, run)
 
     try:
@@ -443,17 +555,3 @@ def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], bl
     if trouble:
         raise trouble[0]
     return None
-
-
-def _failure(ctx: Context, case_id: str, variant: str, options: Mapping[str, object],
-             deal: JsonObject, run: HandRun, prefix: str) -> Outcome:
-    divergence = run.divergence
-    assert divergence is not None
-    actions = list(run.actions)
-    if divergence.what == "answer":
-        actions.append(str(divergence.expected["accepted"]))
-    path = repros.write_hand(ctx.report_dir, case_id, variant, options, deal, actions,
-                             divergence.rules, note="written by dominokit conform; every "
-                             "expected answer comes from the reference engine")
-    details = [f"actions: {' '.join(actions) or '(none)'}"]
-    return divergence.outcome(prefix, details, repro=path)

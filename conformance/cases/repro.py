@@ -24,11 +24,13 @@ from dominokit.spec import spec
 DESCRIPTION_MAX = 200
 
 
-def repro_path(report_dir: Path, case_id: str, variant: str) -> tuple[str, Path]:
-    """(trace id, file path) for the repro trace of ``case_id``: ``repro/<variant>/<stem>``."""
+def repro_path(report_dir: Path, case_id: str, variant: str,
+               number: int = 1) -> tuple[str, Path]:
+    """(trace id, file path) for the repro trace of ``case_id``: ``repro/<variant>/<stem>``;
+    the ``number``-th repro of a case that keeps several ends ``-<number>`` (from 2)."""
     kind, _, rest = case_id.partition("/")
     rest = rest.split("/", 1)[1] if "/" in rest else rest
-    stem = oracle.slug(f"{kind}-{rest}") or "repro"
+    stem = (oracle.slug(f"{kind}-{rest}") or "repro") + (f"-{number}" if number > 1 else "")
     return f"{variant}/{stem}", report_dir / "repro" / variant / f"{stem}.yaml"
 
 
@@ -51,13 +53,14 @@ def _description(text: str) -> str:
 
 def write_hand(report_dir: Path, case_id: str, variant: str, options: Mapping[str, object],
                deal: Mapping[str, Any], actions: Sequence[str], rules: Sequence[str],
-               note: str) -> str | None:
+               note: str, number: int = 1) -> str | None:
     """Write a hand trace: ``deal``, ``actions``, then the reference's first legal action
     until the hand ends (a trace holds a whole hand), with the whole state stated after
-    ``actions`` (where the engine diverged); returns the path written."""
+    ``actions`` (where the engine diverged); returns the path written (``number``: see
+    ``repro_path``)."""
     state = oracle.replay_actions(variant, options, dict(deal), tuple(actions))
     complete = [*actions, *oracle.finish_first(state)]
-    trace_id, path = repro_path(report_dir, case_id, variant)
+    trace_id, path = repro_path(report_dir, case_id, variant, number)
     data = traces.record_hand(
         variant, dict(options), dict(deal), complete,
         _description(f"Reproduces {case_id}: the engine diverges after {len(actions)} "
