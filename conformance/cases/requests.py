@@ -47,6 +47,7 @@ from dominokit.conformance.errors import EngineRejected
 from dominokit.conformance.refengine import ReferenceEngine
 from dominokit.conformance.runner import Case, Context, Outcome
 from dominokit.conformance.server import run_engine_server
+from dominokit.conformance.traces.replay import EngineLike
 
 JsonObject = dict[str, Any]
 
@@ -55,18 +56,10 @@ NOTATION_RULES = ("R-ALL-01", "R-ALL-09")
 action): the rules a non-canonical action breaks. Common rules no mechanic cites."""
 
 
-class Verbs(Protocol):
-    """The verbs a probe uses, as both the kit's engines and ``ReferenceEngine`` have them."""
+class Verbs(EngineLike, Protocol):
+    """The verbs a probe uses, as both the kit's engines and ``ReferenceEngine`` have them:
+    a replay's, and ``undo``."""
 
-    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]
-                 ) -> JsonObject: ...
-    def legal(self) -> list[str]: ...
-    def apply(self, action: str) -> list[JsonObject]: ...
-    def state(self) -> JsonObject: ...
-    def new_match(self, variant: str, options: dict[str, Any], first_starter: int
-                  ) -> JsonObject: ...
-    def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
-    def match_state(self) -> JsonObject: ...
     def undo(self) -> JsonObject: ...
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.cases.compare import same
+from dominokit.conformance.cases.requests import snapshot
 from dominokit.conformance.driver import Engine, RawLines
 from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.traces.model import legal_digest
@@ -127,16 +128,6 @@ def send(engine: Engine, request: Mapping[str, Any]) -> Any:
     raise Departure(f"the vector sends an unknown command {cmd!r}")
 
 
-def _snapshot(engine: Engine) -> JsonObject:
-    out: JsonObject = {}
-    for key, verb in (("state", engine.state), ("match_state", engine.match_state)):
-        try:
-            out[key] = verb()
-        except EngineRejected as refusal:
-            out[key] = {"error": refusal.code}
-    return out
-
-
 def check_refusal(engine: Engine, vector: JsonObject) -> None:
     """A refusal: the setup is accepted, the request refused with the stated code (and rule,
     where stated), and ``state`` and ``match_state`` answer as before."""
@@ -149,7 +140,7 @@ def check_refusal(engine: Engine, vector: JsonObject) -> None:
             raise Departure(f"setup request {number} ({request['cmd']}) was refused: "
                             f"{refusal}") from None
     want = vector["error"]
-    before = _snapshot(engine)
+    before = snapshot(engine)
     if "line_base64" in vector:
         assert isinstance(engine, RawLines)
         reply = engine.exchange_raw(base64.b64decode(vector["line_base64"]))
@@ -173,7 +164,7 @@ def check_refusal(engine: Engine, vector: JsonObject) -> None:
             raise Departure(f"accepted {vector['request']['cmd']} (answer "
                             f"{json.dumps(got, sort_keys=True)[:200]}); expected a refusal "
                             f"with code {want['code']!r}")
-    _expect("state and match_state after the refusal", before, _snapshot(engine))
+    _expect("state and match_state after the refusal", before, snapshot(engine))
 
 
 def check_perft(engine: Engine, vector: JsonObject) -> None:

@@ -33,7 +33,8 @@ from dominokit.reference.errors import DominokitError, OptionError, SpecError
 from dominokit.spec.yamldoc import read_limited
 
 
-def _expand(paths: Iterable[str]) -> Iterator[Path]:
+def trace_files(paths: Iterable[str]) -> Iterator[Path]:
+    """Each path given, a folder as the ``*.yaml`` files under it (sorted)."""
     for name in paths:
         path = Path(name)
         if path.is_dir():
@@ -71,7 +72,7 @@ def run_trace_validate(paths: Sequence[str]) -> int:
         _usage_error("validate", problem)
     if unusable:
         return ExitStatus.USAGE_ERROR
-    files = list(_expand(paths))
+    files = list(trace_files(paths))
     failed = broken = 0
     for path in files:
         try:
@@ -180,7 +181,7 @@ def run_trace_regenerate(paths: Sequence[str], check: bool) -> int:
         _usage_error("regenerate", problem)
     if unusable:
         return ExitStatus.USAGE_ERROR
-    files: list[Path] = (list(_expand(paths)) if paths
+    files: list[Path] = (list(trace_files(paths)) if paths
                          else [Path(str(f)) for f in bundled_trace_files()])
     changed = 0
     errors = 0

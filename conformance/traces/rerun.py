@@ -12,7 +12,7 @@ It is not imported by the ``traces`` package (the golden case imports that packa
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Final, TextIO
@@ -23,21 +23,13 @@ from dominokit.conformance.errors import EngineFailure, EngineRejected
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.report import format_outcome
 from dominokit.conformance.runner import Case, Context, Outcome, run_case
+from dominokit.conformance.traces.commands import trace_files
 from dominokit.conformance.traces.model import Trace, load_trace
 from dominokit.reference.errors import DominokitError, SpecError
 
 COUNTED: Final = {"passed": "matched", "failed": "diverged", "errored": "errored",
                   "not_applicable": "not applicable"}
 """How the summary line counts each outcome status."""
-
-
-def _files(paths: Sequence[str]) -> Iterator[Path]:
-    for name in paths:
-        path = Path(name)
-        if path.is_dir():
-            yield from sorted(path.rglob("*.yaml"))
-        else:
-            yield path
 
 
 def _load(path: Path, err: TextIO) -> Trace | None:
@@ -72,7 +64,7 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
     """
     out = out or sys.stdout
     err = err or sys.stderr
-    files = list(_files(paths))
+    files = list(trace_files(paths))
     if not files:
         print("dominokit trace replay: no trace file given", file=err)
         return ExitStatus.USAGE_ERROR
