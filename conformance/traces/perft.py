@@ -18,7 +18,7 @@ first action, so a replay names the first subtree whose count differs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from dominokit.conformance.errors import EngineRejected
@@ -132,34 +132,28 @@ class Walker:
         legal = sorted(set(self.engine.legal()))
         if depth == 1:
             return len(legal)
+        return sum(count for _, count in self._below(path, legal, depth))
+
+    def divide(self, depth: int) -> dict[str, int]:
+        """The count of sequences of ``depth`` actions per first action."""
+        self.reach([])
+        return dict(self._below([], sorted(set(self.engine.legal())), depth))
+
+    def _below(self, path: list[str], legal: list[str], depth: int) -> Iterator[tuple[str, int]]:
+        """Each of ``legal`` (the engine is at ``path``) with the count of sequences of
+        ``depth`` actions it starts, played and then left by ``undo`` or by dealing again."""
         before = self.engine.state() if self.undo else None
         text = "" if before is None else canonical_json(before)
-        total = 0
         at_path = True
         for action in legal:
             if not at_path:
                 self.reach(path)
             at_path = before is not None
             ended = self.apply(path, action)
-            total += 1 if ended else self.count([*path, action], depth - 1, here=True)
+            yield action, (1 if depth == 1 or ended
+                           else self.count([*path, action], depth - 1, here=True))
             if before is not None:
                 self.take_back(path, action, before, text)
-        return total
-
-    def divide(self, depth: int) -> dict[str, int]:
-        """The count of sequences of ``depth`` actions per first action."""
-        self.reach([])
-        before = self.engine.state() if self.undo else None
-        text = "" if before is None else canonical_json(before)
-        out: dict[str, int] = {}
-        for index, action in enumerate(sorted(set(self.engine.legal()))):
-            if index and before is None:
-                self.reach([])
-            ended = self.apply([], action)
-            out[action] = 1 if depth == 1 or ended else self.count([action], depth - 1, True)
-            if before is not None:
-                self.take_back([], action, before, text)
-        return out
 
 
 def _differing(want: object, got: object) -> str:
