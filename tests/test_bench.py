@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.bench import playouts, published
-from dominokit.conformance.bench.blockengine import BlockHand
-from dominokit.conformance.bench.command import BEGIN, END
+from dominokit.bench import playouts, published
+from dominokit.bench.blockengine import BlockHand
+from dominokit.bench.command import BEGIN, END
 from dominokit.conformance.cases import oracle
-from dominokit.conformance.cli import main
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference import variant_ids
 

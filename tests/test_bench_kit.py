@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.bench import protocol
-from dominokit.conformance.cli import main
+from dominokit.bench import protocol
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.protocol import COMMANDS
+from dominokit.conformance.wire.protocol import COMMANDS
 
 SECTIONS = ("protocol", "conform")
 

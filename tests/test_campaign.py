@@ -17,17 +17,17 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.bench import campaign
+from dominokit.bench import campaign
 from dominokit.conformance.cases import differential
-from dominokit.conformance.cli import main
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import Progress
-from dominokit.conformance.runner import collect_cases, run_suite
-from dominokit.conformance.terminal import Terminal
+from dominokit.conformance.commands.cli import main
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.report import Progress
+from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.run.terminal import Terminal
+from dominokit.conformance.serve.refengine import ReferenceEngine
 
 BROKEN = "python:tests.test_campaign:StartsWithAPoint"
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 CASE = "differential/poldomino/default"
 
 
@@ -44,7 +44,7 @@ def test_jsonl_has_each_record_as_the_report_does(tmp_path: Path) -> None:
 
 def test_an_unwritable_jsonl_is_a_write_error_not_a_crash(tmp_path: Path) -> None:
     cases = collect_cases("szczerbak", "perft/szczerbak/widow-faces-0-d1")
-    report = run_suite("python:dominokit.conformance.refengine:ReferenceEngine", cases=cases,
+    report = run_suite("python:dominokit.conformance.serve.refengine:ReferenceEngine", cases=cases,
                        out=io.StringIO(), report_dir=tmp_path,
                        jsonl_path=tmp_path / "missing" / "run.jsonl")
     assert report.ok and len(report.write_errors) == 1

@@ -14,7 +14,7 @@ import pytest
 
 from dominokit.conformance.cases import Params, rejection
 from dominokit.conformance.cases.compare import unique
-from dominokit.conformance.runner import Case, collect_cases
+from dominokit.conformance.run.runner import Case, collect_cases
 from dominokit.spec.spec import all_rule_ids
 
 

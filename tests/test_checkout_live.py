@@ -73,7 +73,7 @@ def copy(tmp_path: Path) -> Path:
 def _dominokit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """Run ``dominokit`` as an editable install would: the copy's root first on sys.path."""
     env = {**os.environ, "PYTHONPATH": str(root)}
-    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", *args], cwd=root,
+    return subprocess.run([sys.executable, "-m", "dominokit.conformance", *args], cwd=root,
                           env=env, capture_output=True, text=True, timeout=300, check=False)
 
 

@@ -2,7 +2,7 @@
 
 The game exists to prove that a game made of existing mechanics needs no Python, so the first
 test fails if any module of the engine or the kit names it (the adapters for published engines
-under ``conformance/peers/`` aside: naming the game they play is their job). The others check
+under ``conformance/serve/peers/`` aside: naming the game they play is their job). The others check
 every bundled classic_block trace against the published rules with code that shares nothing
 with the reference: each legal set with the independent move generator of the perft check, and
 each result, total and starter with the scoring rules written out below.

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.cli import main
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.protocol import PROTOCOL_VERSION
-from dominokit.conformance.runner import SUITE_VERSION, collect_cases
+from dominokit.conformance.run.runner import SUITE_VERSION, collect_cases
+from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
 from dominokit.reference import variant_ids
 from dominokit.spec.spec import load_variant
 
 REPO = Path(__file__).resolve().parent.parent
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 WIDOW_BROKEN = "python:tests.broken.engines:WidowStarterLowerHalf"
 WIDOW_CASES = "perft/szczerbak/widow-faces-1-d[12]"
 NO_ENGINE = "/nonexistent/dominokit-engine"
@@ -132,7 +132,7 @@ def test_a_bug_is_3_and_an_interrupt_2_for_any_command(
     raised: BaseException, status: ExitStatus, said: str,
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from dominokit.reference import play
+    from dominokit.conformance.commands import play
 
     def fail(*args: object) -> int:
         raise raised

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.driver import EngineFailure, SubprocessEngine
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.kit.driver import EngineFailure, SubprocessEngine
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 TIMEOUT = 30.0  # never waited for: every failure below is noticed as it happens

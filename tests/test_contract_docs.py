@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance import protocol
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.server import request_limits, run_engine_server
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import request_limits, run_engine_server
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import load_rules, random_deal, variant_ids
 from dominokit.spec.spec import schema
 
@@ -426,7 +426,7 @@ def test_engine_pages_link_to_real_files_of_the_repository(page: str) -> None:
 def test_the_report_page_lists_every_failure_kind() -> None:
     from typing import get_args
 
-    from dominokit.conformance.errors import FailureKind
+    from dominokit.conformance.wire.errors import FailureKind
 
     text = (REPO / "docs/engines/report.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `([a-z]+)` \|", text, re.MULTILINE))

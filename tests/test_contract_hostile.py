@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dominokit.conformance import protocol
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.server import MAX_ERROR_MESSAGE_CHARS, run_engine_server
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import MAX_ERROR_MESSAGE_CHARS, run_engine_server
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Deal, load_rules, random_deal
 
 POLDOMINO_DEAL: dict[str, Any] = {

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import dominokit.reference as reference
-from dominokit.conformance.driver import (
+from dominokit.conformance.kit.driver import (
     STDERR_TAIL_BYTES,
     Engine,
     EngineCrashed,
@@ -30,7 +30,7 @@ from dominokit.conformance.driver import (
     SubprocessEngine,
     open_engine,
 )
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 FAST = 1.0  # seconds per request for the hostile engines (their start has the allowance)
@@ -236,7 +236,7 @@ def test_open_engine_forms() -> None:
     assert command.timeout == FAST
     default = open_engine(None, timeout=FAST)
     assert isinstance(default, SubprocessEngine)
-    assert default.argv == [sys.executable, "-m", "dominokit.conformance.server"]
+    assert default.argv == [sys.executable, "-m", "dominokit.conformance.serve.server"]
     for bad in ("python:json", "python::make", "python:json:", ""):
         with pytest.raises(EngineStartupFailed):
             open_engine(bad, timeout=FAST)
@@ -375,7 +375,7 @@ def test_served_reference_plays_a_hand_like_the_reference(served: Engine, varian
 
 
 def test_hosted_reference_plays_a_hand_like_the_reference() -> None:
-    with open_engine("python:dominokit.conformance.refengine:ReferenceEngine",
+    with open_engine("python:dominokit.conformance.serve.refengine:ReferenceEngine",
                      timeout=REFERENCE_TIMEOUT) as engine:
         assert isinstance(engine, SubprocessEngine)
         assert engine.hello().name == "dominokit-reference"
@@ -445,8 +445,8 @@ def test_served_reference_plays_a_match_like_the_reference(served: Engine) -> No
 def no_linux_extras(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver as it runs where there is no pidfd and no /proc: exits are noticed by
     polling, and a kill reaches the engine's process group only."""
-    import dominokit.conformance.containment as containment
-    import dominokit.conformance.driver as driver
+    import dominokit.conformance.kit.containment as containment
+    import dominokit.conformance.kit.driver as driver
 
     monkeypatch.setattr(driver, "_exit_watch", lambda pid: None)
     monkeypatch.setattr(containment, "PROC", Path("/nonexistent-proc"))

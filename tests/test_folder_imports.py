@@ -88,7 +88,7 @@ KIT = "dominokit.conformance.x"
     ("from dominokit.rulebook.text import md", KIT, "dominokit.rulebook.text"),
     ("from ..rulebook import book", KIT, "dominokit.rulebook.book"),
     ("    from dominokit.conformance import runner", "dominokit.reference.x",
-     "dominokit.conformance.runner"),
+     "dominokit.conformance.run.runner"),
     ("importlib.import_module('dominokit.rulebook')", KIT, "dominokit.rulebook"),
 ])
 def test_every_way_of_importing_is_seen(source: str, module: str, expected: str) -> None:

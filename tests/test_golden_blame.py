@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 
 import pytest
 
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.runner import collect_cases, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.runner import collect_cases, run_suite
 from tests.broken.engines import Mutant
 
 

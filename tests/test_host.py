@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 import dominokit.reference as reference
-from dominokit.conformance.driver import (
+from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.kit.driver import (
     EngineCrashed,
     EngineStartupFailed,
     EngineTimeout,
     SubprocessEngine,
     open_engine,
 )
-from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.runner import collect_cases, run_suite
+from dominokit.conformance.run.runner import collect_cases, run_suite
 
 ENGINES = "python:tests.engines.python_engines"
 STARTUP = 60.0  # the worker imports the reference; generous, and never waited for in full
@@ -94,7 +94,7 @@ def test_the_worker_imports_what_the_caller_can(tmp_path: Path) -> None:
     # The module exists only on this process's sys.path and relative to its working directory.
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "elsewhere" / "my_engine_mod.py").write_text(
-        "from dominokit.conformance.refengine import ReferenceEngine as make\n")
+        "from dominokit.conformance.serve.refengine import ReferenceEngine as make\n")
     sys.path.insert(0, str(tmp_path / "elsewhere"))
     try:
         engine = open_engine("python:my_engine_mod:make", timeout=STARTUP)
@@ -105,7 +105,7 @@ def test_the_worker_imports_what_the_caller_can(tmp_path: Path) -> None:
 
 
 def test_host_usage_errors_are_one_line() -> None:
-    done = subprocess.run([sys.executable, "-m", "dominokit.conformance.host", "nocolon"],
+    done = subprocess.run([sys.executable, "-m", "dominokit.conformance.serve.host", "nocolon"],
                           capture_output=True, text=True, timeout=STARTUP,
                           env={**os.environ})
     assert done.returncode == ExitStatus.USAGE_ERROR

@@ -56,7 +56,7 @@ def run_measured(*args: str) -> tuple[int, float, str, str, float]:
         pytest.skip("peak memory is measured with the resource module (POSIX only)")
     peak_unit = 1024 * 1024 if sys.platform == "darwin" else 1024  # ru_maxrss: bytes or KiB
     wrapper = subprocess.run(
-        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "dominokit.conformance.cli",
+        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "dominokit.conformance",
          *args], capture_output=True, text=True, timeout=90, check=True)
     status, peak, cpu, rest = wrapper.stdout.split("\n", 3)
     out, err = rest.split("\0", 1)
@@ -193,10 +193,10 @@ def dominokit(args: list[str], capsys: pytest.CaptureFixture[str] | None = None
               ) -> tuple[int, str, str]:
     """(exit status, stdout, stderr) of ``dominokit ARGS``, in process with ``capsys``."""
     if capsys is None:
-        done = subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", *args],
+        done = subprocess.run([sys.executable, "-m", "dominokit.conformance", *args],
                               capture_output=True, text=True, timeout=120)
         return done.returncode, done.stdout, done.stderr
-    from dominokit.conformance.cli import main
+    from dominokit.conformance.commands.cli import main
 
     capsys.readouterr()
     status = main(args)

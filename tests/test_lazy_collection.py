@@ -15,7 +15,7 @@ import pytest
 from dominokit.conformance import cases as kinds
 from dominokit.conformance import traces
 from dominokit.conformance.cases import golden, may_match
-from dominokit.conformance.runner import collect_cases
+from dominokit.conformance.run.runner import collect_cases
 
 
 def test_golden_cases_come_from_headers_alone(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +77,7 @@ def test_only_collects_the_kinds_it_can_select(monkeypatch: pytest.MonkeyPatch) 
 def test_a_kind_not_selected_is_not_even_imported() -> None:
     # a fresh interpreter: this one has imported every kind already
     script = ("import sys\n"
-              "from dominokit.conformance.runner import collect_cases\n"
+              "from dominokit.conformance.run.runner import collect_cases\n"
               "assert collect_cases(None, 'perft/poldomino/*')\n"
               "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules\n"
               "             if m.startswith('dominokit.conformance.cases.')))\n")

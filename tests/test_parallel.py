@@ -17,16 +17,17 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance import parallel, settings
-from dominokit.conformance.cli import main
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.report import Report
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.run import settings
+from dominokit.conformance.run import workers as parallel
+from dominokit.conformance.run.report import Report
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
 
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent.parent
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 BROKEN = "python:tests.broken.engines:WidowStarterLowerHalf"
 KINDS = ("golden", "perft", "invariants", "rejection", "requests")
 
@@ -69,8 +70,8 @@ def test_a_limit_stops_a_parallel_run_where_it_stops_a_serial_one(tmp_path: Path
 
 
 def test_workers_must_open_their_own_engine() -> None:
-    from dominokit.conformance.driver import open_engine
-    from dominokit.conformance.runner import ConformanceError
+    from dominokit.conformance.kit.driver import open_engine
+    from dominokit.conformance.run.runner import ConformanceError
 
     engine = open_engine(BROKEN)
     with pytest.raises(ConformanceError, match="own engine"):
@@ -86,7 +87,7 @@ def test_the_command_takes_j(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 def _plugin_args() -> list[str]:
     installed = any(ep.name == "dominokit" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "dominokit.conformance.plugin"]
+    return [] if installed else ["-p", "dominokit.conformance.run.plugin"]
 
 
 def test_xdist_gives_the_serial_verdicts(pytester: pytest.Pytester,

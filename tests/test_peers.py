@@ -1,4 +1,4 @@
-"""The adapters for the two published block-dominoes engines (conformance/peers/).
+"""The adapters for the two published block-dominoes engines (conformance/serve/peers/).
 
 Without the 'peers' extra these tests skip on a developer machine; under ``CI=true`` a missing
 engine is a failure, as CI installs the extra. The mapping tests use one small hand checked by
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.cli import main
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.wire.errors import EngineRejected
 
 REPO = Path(__file__).resolve().parents[1]
 TESTED = REPO / "docs" / "engines" / "tested"
@@ -28,7 +28,7 @@ PAGE = REPO / "docs" / "engines" / "tested.md"
 
 def _adapter(name: str) -> ModuleType:
     try:
-        return importlib.import_module(f"dominokit.conformance.peers.{name}")
+        return importlib.import_module(f"dominokit.conformance.serve.peers.{name}")
     except ImportError as missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI must install the peers extra: {missing}")
@@ -150,7 +150,7 @@ def test_steps_the_engine_cannot_express_are_refused(name: str, payout: str, pai
 def test_the_suite_ends_as_the_expectations_and_the_page_say(
         name: str, file: str, row: str, tmp_path: Path) -> None:
     _adapter(name)
-    status = main(["conform", "--engine", f"python:dominokit.conformance.peers.{name}:make_engine",
+    status = main(["conform", "--engine", f"python:dominokit.conformance.serve.peers.{name}:make_engine",
                    "--variant", "classic_block", "--expectations",
                    str(TESTED / f"{file}.expectations.yaml"), "--report-dir", str(tmp_path),
                    "--json", str(tmp_path / "report.json")])
@@ -175,14 +175,14 @@ def test_the_page_repros_reproduce(name: str, repro: str, expected: ExitStatus) 
     trace = TESTED / "repros" / f"{repro}.yaml"
     assert main(["trace", "validate", str(trace)]) == ExitStatus.OK  # the reference agrees
     status = main(["trace", "replay", "--engine",
-                   f"python:dominokit.conformance.peers.{name}:make_engine", str(trace)])
+                   f"python:dominokit.conformance.serve.peers.{name}:make_engine", str(trace)])
     assert status == expected
 
 
 def test_a_case_at_the_default_needs_the_default_listed() -> None:
     # No engine needed: this is the kit's applicability rule the dominoes adapter relies on.
-    from dominokit.conformance.driver import Hello
-    from dominokit.conformance.runner import Requirement
+    from dominokit.conformance.kit.driver import Hello
+    from dominokit.conformance.run.runner import Requirement
 
     def hello(options: dict[str, list[Any]]) -> Hello:
         return Hello("x", "1", 1, {"classic_block": options})

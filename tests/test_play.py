@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dominokit.conformance.cli import main
+from dominokit.conformance.commands.cli import main
 from dominokit.reference import Action
 
 

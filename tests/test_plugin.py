@@ -11,14 +11,14 @@ import pytest
 pytest_plugins = ["pytester"]
 
 REPO = Path(__file__).resolve().parent.parent
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 BROKEN = "python:tests.broken.engines:WidowStarterLowerHalf"
 
 
 def _plugin_args() -> list[str]:
     """Load the plugin explicitly unless the installed entry point already does."""
     installed = any(ep.name == "dominokit" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "dominokit.conformance.plugin"]
+    return [] if installed else ["-p", "dominokit.conformance.run.plugin"]
 
 
 @pytest.fixture

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from dominokit.conformance import protocol
-from dominokit.conformance.errors import (
+from dominokit.conformance.serve.server import run_engine_server
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import (
     EngineCrashed,
     EngineRejected,
     MalformedReply,
     ProtocolViolation,
 )
-from dominokit.conformance.server import run_engine_server
 
 REPO = Path(__file__).resolve().parent.parent
 PROSE = REPO / "spec" / "protocol.md"
@@ -369,7 +369,7 @@ def test_server_stops_after_quit() -> None:
 def test_server_process_survives_garbage_bytes_and_exits_on_eof() -> None:
     lines = b"\xff\xfe not utf-8\n" + b'{"seq": 1, "cmd": "hello", "protocol": 1}\n'
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.server"],
+        [sys.executable, "-m", "dominokit.conformance.serve.server"],
         input=lines, capture_output=True, timeout=60, check=False,
     )
     assert done.returncode == 0, done.stderr

@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance import protocol
-from dominokit.conformance.driver import InProcessEngine, SubprocessEngine
-from dominokit.conformance.errors import EngineRejected, ProtocolViolation
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import run_suite
-from dominokit.conformance.server import run_engine_server
+from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.run.runner import run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import run_engine_server
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import EngineRejected, ProtocolViolation
 from tests.engines.protocol_one import ProtocolOne
 
 REPO = Path(__file__).resolve().parent.parent
@@ -132,10 +132,10 @@ def test_an_engine_of_protocol_1_passes_the_perft_cases_by_replay(tmp_path: Path
 
 def test_a_python_engine_with_an_undo_method_is_served_with_it() -> None:
     from dominokit.conformance.cases import perft as perft_cases
-    from dominokit.conformance.driver import open_engine
+    from dominokit.conformance.kit.driver import open_engine
 
     deal = perft_cases.positions("poldomino")[0]["deal"]
-    engine = open_engine("python:dominokit.conformance.refengine:ReferenceEngine", 30)
+    engine = open_engine("python:dominokit.conformance.serve.refengine:ReferenceEngine", 30)
     try:
         hello = engine.hello()
         assert (hello.protocol, hello.capabilities) == (2, ("undo",))

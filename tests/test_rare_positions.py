@@ -22,9 +22,9 @@ from dominokit.conformance.cases import Params, constructed, differential, oracl
 from dominokit.conformance.cases import match as match_cases
 from dominokit.conformance.cases.compare import Blame
 from dominokit.conformance.cases.drive import scripted, standalone
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import (
     Deal,
     MatchState,

@@ -10,8 +10,13 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dominokit.conformance.driver import EngineFailure, EngineRejected, MalformedReply, read_reply
-from dominokit.conformance.protocol import MAX_REPLY_LINE_BYTES, check_reply, nesting_depth
+from dominokit.conformance.kit.driver import (
+    EngineFailure,
+    EngineRejected,
+    MalformedReply,
+    read_reply,
+)
+from dominokit.conformance.wire.protocol import MAX_REPLY_LINE_BYTES, check_reply, nesting_depth
 
 SEQ = 4
 

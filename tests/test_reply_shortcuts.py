@@ -19,16 +19,16 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance import protocol
 from dominokit.conformance.cases import oracle
-from dominokit.conformance.driver import (
+from dominokit.conformance.kit.driver import (
     InProcessEngine,
     MalformedReply,
     ProtocolViolation,
     _result,
 )
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire import protocol
 from dominokit.reference import finish_hand, new_match, random_deal, start_hand
 from tests.broken.engines import PoldominoBonus66Is60
 

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 
 from dominokit.conformance.cases import bad_requests, requests
-from dominokit.conformance.driver import InProcessEngine, SubprocessEngine, open_engine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine, open_engine
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from tests.broken.engines import Broken
 from tests.broken.requests import (
@@ -160,7 +160,7 @@ def test_the_reference_passes_every_requests_case_in_process(variant: str,
 def test_the_reference_as_a_command_passes_the_line_cases(tmp_path: Path) -> None:
     cases = [case for variant in variant_ids()
              for case in _cases(variant, f"requests/{variant}/[nr]*")]
-    with SubprocessEngine([sys.executable, "-m", "dominokit.conformance.server"]) as engine:
+    with SubprocessEngine([sys.executable, "-m", "dominokit.conformance.serve.server"]) as engine:
         report = run_suite(engine, cases=cases, report_dir=tmp_path, out=io.StringIO())
     assert report.counts()["passed"] == len(cases), [
         (r.case_id, r.outcome.message) for r in report.records
@@ -171,7 +171,7 @@ def test_a_line_that_is_not_json_does_not_apply_to_a_python_engine(tmp_path: Pat
     # The kit's own worker frames the lines of a python: engine, so the answer to a line that
     # is not JSON would be the kit's, not the engine's: the case must not pass on its behalf.
     cases = _cases("szczerbak", "requests/szczerbak/not-json")
-    engine = open_engine("python:dominokit.conformance.refengine:ReferenceEngine")
+    engine = open_engine("python:dominokit.conformance.serve.refengine:ReferenceEngine")
     try:
         report = run_suite(engine, cases=cases, report_dir=tmp_path, out=io.StringIO())
     finally:
@@ -182,8 +182,8 @@ def test_a_line_that_is_not_json_does_not_apply_to_a_python_engine(tmp_path: Pat
 
 SEQ_ZERO_ENGINE = """
 import io, json, sys
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.server import run_engine_server
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import run_engine_server
 engine = ReferenceEngine()
 for raw in sys.stdin.buffer:
     line = raw.decode("utf-8", "replace")

@@ -188,7 +188,7 @@ def test_the_opening_page_has_every_published_score(pages: dict[str, str]) -> No
 
 
 def run_example(tmp_path: Path, variant: str, kinds: tuple[str, ...]) -> Any:
-    from dominokit.conformance.runner import collect_cases, run_suite
+    from dominokit.conformance.run.runner import collect_cases, run_suite
 
     cases = [c for c in collect_cases(variant) if c.kind in kinds]
     command = f"{sys.executable} {EXAMPLE_ENGINE}"

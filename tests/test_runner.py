@@ -16,16 +16,14 @@ import pytest
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import KINDS, differential
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.expectations import (
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.expectations import (
     Expectations,
     ExpectationsError,
     parse_expectations,
 )
-from dominokit.conformance.protocol import PROTOCOL_VERSION
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import Report, format_outcome
-from dominokit.conformance.runner import (
+from dominokit.conformance.run.report import Report, format_outcome
+from dominokit.conformance.run.runner import (
     SUITE_VERSION,
     Case,
     ConformanceError,
@@ -33,6 +31,8 @@ from dominokit.conformance.runner import (
     run_conform,
     run_suite,
 )
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
 from dominokit.reference import variant_ids
 from tests.broken.engines import (
     PoldominoMutualPassNeverEnds,
@@ -40,7 +40,7 @@ from tests.broken.engines import (
     WidowStarterLowerHalf,
 )
 
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 WIDOW_BROKEN = "python:tests.broken.engines:WidowStarterLowerHalf"
 WIDOW_CASE = "perft/szczerbak/widow-faces-1-d1"
 
@@ -266,7 +266,7 @@ def test_format_outcome_of_an_errored_case() -> None:
 
 
 def run_case_outcome() -> Any:
-    from dominokit.conformance.runner import Outcome
+    from dominokit.conformance.run.runner import Outcome
 
     return Outcome("errored", "engine timeout: no reply", failure_kind="timeout")
 
@@ -458,7 +458,7 @@ def test_a_repro_that_cannot_be_written_does_not_change_the_verdict(tmp_path: Pa
 
 def test_a_report_is_replaced_whole_or_not_at_all(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from dominokit.conformance import report as report_module
+    from dominokit.conformance.run import report as report_module
 
     target = tmp_path / "r.json"
     target.write_text("previous\n")
@@ -515,7 +515,7 @@ def test_the_progress_line_fits_the_terminal(tmp_path: Path,
 
 
 def test_without_a_terminal_a_progress_line_comes_every_few_seconds() -> None:
-    from dominokit.conformance.terminal import PROGRESS_EVERY, Terminal
+    from dominokit.conformance.run.terminal import PROGRESS_EVERY, Terminal
 
     assert PROGRESS_EVERY == 5.0
     now = [0.0]
@@ -538,7 +538,7 @@ def test_without_a_terminal_a_progress_line_comes_every_few_seconds() -> None:
 
 
 def test_the_heartbeat_speaks_during_a_slow_case(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dominokit.conformance import terminal as terminal_module
+    from dominokit.conformance.run import terminal as terminal_module
 
     monkeypatch.setattr(terminal_module, "PROGRESS_EVERY", 0.05)
     monkeypatch.setattr(terminal_module, "HEARTBEAT", 0.01)
@@ -554,7 +554,7 @@ def test_the_heartbeat_speaks_during_a_slow_case(monkeypatch: pytest.MonkeyPatch
 
 
 def test_colour_only_where_wanted(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dominokit.conformance.terminal import use_colour
+    from dominokit.conformance.run.terminal import use_colour
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("TERM", "xterm")

@@ -386,7 +386,7 @@ def test_command_line_never_prints_a_traceback(tmp_path: Path) -> None:
     bad.write_bytes(b"\xff\xfe{{{")
     env = dict(os.environ)
     result = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "spec", "check", str(bad),
+        [sys.executable, "-m", "dominokit.conformance", "spec", "check", str(bad),
          str(FIXTURE)],
         capture_output=True, text=True, env=env, timeout=120, check=False,
     )

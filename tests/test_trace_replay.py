@@ -20,18 +20,18 @@ import yaml
 from dominokit.conformance import traces
 from dominokit.conformance.cases.golden import judge
 from dominokit.conformance.cases.repro import write_rejection
-from dominokit.conformance.cli import main
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import format_outcome
-from dominokit.conformance.runner import Outcome, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.report import format_outcome
+from dominokit.conformance.run.runner import Outcome, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import TooLarge, Walker
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference.errors import SpecError
 
 BROKEN = "python:tests.broken.engines:"
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 
 FAILURES = {
     "rejection": ("AcceptsTileNotInHand", "rejection/poldomino/tile-not-in-hand"),

@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 from dominokit.conformance import traces
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.commands import trace as trace_command
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference.errors import SpecError
 from dominokit.spec import spec
 
@@ -88,7 +89,7 @@ def test_every_rule_is_covered_by_a_passing_trace(
 
 
 def test_regenerate_check_finds_nothing_to_change(capsys: pytest.CaptureFixture[str]) -> None:
-    assert traces.run_trace_regenerate([], check=True) == 0
+    assert trace_command.run_trace_regenerate([], check=True) == 0
     assert "0 would change" in capsys.readouterr().out
 
 
@@ -103,7 +104,7 @@ def test_planted_event_error_is_reported_with_its_line(tmp_path: Path) -> None:
     assert planted != text
     path.write_text(planted, encoding="utf-8")
     step_line = _line_of(planted, "- action: 2-3@R3")
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     assert len(problems) == 1
     assert problems[0].startswith(f"{path}:{step_line}: $.steps[2].events[0]: ")
     assert '"player": 1' in problems[0] and '"player": 0' in problems[0]
@@ -115,7 +116,7 @@ def test_planted_result_error_is_reported_with_its_line(tmp_path: Path) -> None:
     head, _, tail = text.rpartition("points: [23, 0]")
     path.write_text(head + "points: [24, 0]" + tail, encoding="utf-8")
     result_line = text.splitlines().index("result:") + 1
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     assert problems == [
         f"{path}:{result_line}: $.result.points: expected [24, 0], got [23, 0]"
     ]
@@ -126,7 +127,7 @@ def test_planted_legal_error_names_the_missing_action(tmp_path: Path) -> None:
     planted = text.replace("legal: [2-3@R3, draw, pass]", "legal: [2-3@R3, pass]")
     assert planted != text
     path.write_text(planted, encoding="utf-8")
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     line = _line_of(planted, "- action: 2-3@R3")
     assert len(problems) == 1
     assert problems[0].startswith(f"{path}:{line}: $.steps[2].legal: legal set differs")
@@ -139,7 +140,7 @@ def test_planted_large_legal_set_error_is_found(tmp_path: Path) -> None:
     # + 2 doubles x 126 = 2772.
     assert "legal_count: 2772" in text
     path.write_text(text.replace("legal_count: 2772", "legal_count: 2771"), encoding="utf-8")
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     assert len(problems) == 1 and "expected 2771 actions" in problems[0]
 
 
@@ -162,7 +163,7 @@ def test_refused_action_stops_the_replay(tmp_path: Path) -> None:
     # 1-5 touching with its 5 does not fit the right end 3 (R-PRO-07): it must be refused.
     planted = text.replace("- action: 1-5@L1", "- action: 1-5@R5", 1)
     path.write_text(planted, encoding="utf-8")
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     assert len(problems) == 1
     line = _line_of(planted, "- action: 1-5@R5")
     assert problems[0].startswith(f"{path}:{line}: $.steps[1].action: engine refused '1-5@R5'")
@@ -199,7 +200,7 @@ def test_planted_match_total_error(tmp_path: Path) -> None:
     # By hand: the last set ends 157 to 39 and player 0 wins the match 2 sets to 1.
     assert "totals: [157, 39]" in text and "sets_won: [2, 1]" in text
     path.write_text(text.replace("sets_won: [2, 1]", "sets_won: [1, 2]"), encoding="utf-8")
-    problems = traces.validate_file(path)
+    problems = trace_command.validate_file(path)
     # The match state after the last hand (hands[4]) says so too: the replay stops there,
     # naming the hand whose result the match folded.
     assert len(problems) == 1
@@ -253,7 +254,7 @@ def test_record_random_is_deterministic_and_replays(tmp_path: Path) -> None:
     assert first == traces.record_random("szczerbak", {}, 7, trace_id="szczerbak/random")
     path = tmp_path / "random.yaml"
     path.write_text(traces.dump_trace(first), encoding="utf-8")
-    assert traces.validate_file(path) == []
+    assert trace_command.validate_file(path) == []
 
 
 def test_cli_record_from_a_deal_file(tmp_path: Path, bundle: list[traces.Trace]) -> None:
@@ -265,16 +266,16 @@ def test_cli_record_from_a_deal_file(tmp_path: Path, bundle: list[traces.Trace])
         variant="progressive", deal=str(deal_file), seed=None, option=[],
         actions=" ".join(step.action for step in trace.hands[0].steps),
         description="Seed example again.", rules="R-PRO-07", out=str(out))
-    assert traces.run_trace_record(args) == 0
+    assert trace_command.run_trace_record(args) == 0
     again = traces.load_trace(out)
     assert again.id == "progressive/seed-again"
     assert again.data["steps"] == trace.data["steps"]
     assert again.data["result"] == trace.data["result"]
-    assert traces.run_trace_validate([str(out)]) == 0
+    assert trace_command.run_trace_validate([str(out)]) == 0
 
 
 def test_replay_through_the_protocol_subprocess(bundle: list[traces.Trace]) -> None:
-    from dominokit.conformance.driver import open_engine
+    from dominokit.conformance.kit.driver import open_engine
 
     engine = open_engine(None)
     try:

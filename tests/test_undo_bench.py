@@ -1,5 +1,5 @@
 """``dominokit bench --section perft``: it runs and its output parses (no timing is compared
-with anything here; conformance/bench/perft.py measures, the tests only look at the shape)."""
+with anything here; bench/perft.py measures, the tests only look at the shape)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.bench import perft
-from dominokit.conformance.cli import main
+from dominokit.bench import perft
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import collect_cases, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from tests.broken import undo as undo_mutants
 from tests.engines.protocol_one import ProtocolOne

@@ -12,9 +12,9 @@ import pytest
 
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases import perft as perft_cases
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Context, run_case
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.runner import Context, run_case
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import TooLarge, UndoFailed, Walker
 from tests.engines.protocol_one import ProtocolOne
 
@@ -63,7 +63,7 @@ class RefusesSecondUndo(ReferenceEngine):
     def undo(self) -> JsonObject:
         self.undone += 1
         if self.undone > 1:
-            from dominokit.conformance.errors import EngineRejected
+            from dominokit.conformance.wire.errors import EngineRejected
 
             raise EngineRejected("bad_request", "nothing to undo")
         return super().undo()

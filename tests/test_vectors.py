@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.cli import main
-from dominokit.conformance.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.commands.cli import main
 from dominokit.conformance.export.files import MANIFEST
 from dominokit.conformance.export.replay import Tally, load, run_folder
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from dominokit.spec.spec import validator
 from tests.broken.engines import AcceptsTileNotInHand, Broken, WidowStarterLowerHalf

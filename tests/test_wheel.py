@@ -74,7 +74,7 @@ def test_every_module_of_the_wheel_imports_without_the_checkout(installed_wheel:
         "        try:\n"
         "            importlib.import_module(found.name)\n"
         "        except ImportError as error:\n"
-        "            peer = found.name.startswith('dominokit.conformance.peers.')\n"
+        "            peer = found.name.startswith('dominokit.conformance.serve.peers.')\n"
         "            if not (peer and \"dominokit[peers]\" in str(error)):\n"
         "                raise\n"
         "print('imported')\n"

@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from dominokit.conformance.runner import Case
+from dominokit.conformance.run.runner import Case
 
 
 @dataclass(frozen=True)

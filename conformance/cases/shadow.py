@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from dominokit.conformance.driver import Engine, Hello
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import JsonObject
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.kit.driver import Engine, Hello
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire.errors import EngineRejected
+from dominokit.conformance.wire.protocol import JsonObject
 
 
 class Shadowed:

@@ -29,8 +29,8 @@ from dominokit.conformance.export.record import (
     Refused,
     sessions,
 )
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, Context
+from dominokit.conformance.run.runner import Case, Context
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX, legal_digest
 from dominokit.reference.errors import DominokitError
 

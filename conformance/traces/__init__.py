@@ -12,18 +12,12 @@ with ``check`` so that a change of behaviour shows up as a diff, never silently.
 
 The trace files live in this package's own folder, one subfolder per variant; the code is in
 small modules beside them (``model``: values and loading, ``replay``, ``record``, ``layout``:
-the YAML writer, ``commands``: the CLI bodies). It is a package rather than a ``traces.py``
+the YAML writer; the ``dominokit trace`` commands live in ``conformance/commands/``). It is a package rather than a ``traces.py``
 next to a ``traces/`` data folder because mypy resolves such a module to the folder.
 """
 
 from __future__ import annotations
 
-from dominokit.conformance.traces.commands import (
-    run_trace_record,
-    run_trace_regenerate,
-    run_trace_validate,
-    validate_file,
-)
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
     LEGAL_LIST_MAX,
@@ -53,7 +47,8 @@ from dominokit.conformance.traces.record import (
     regenerate,
     rerecord,
 )
-from dominokit.conformance.traces.replay import EngineLike, reference_engine, replay
+from dominokit.conformance.traces.engine import EngineLike, reference_engine
+from dominokit.conformance.traces.replay import replay
 
 __all__ = [
     "LEGAL_LIST_MAX",
@@ -84,8 +79,4 @@ __all__ = [
     "regenerate",
     "replay",
     "rerecord",
-    "run_trace_record",
-    "run_trace_regenerate",
-    "run_trace_validate",
-    "validate_file",
 ]

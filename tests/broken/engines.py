@@ -26,10 +26,10 @@ import json
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.refengine import _parse_deal as parse_deal
-from dominokit.conformance.refengine import _refusals as refusals
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import _parse_deal as parse_deal
+from dominokit.conformance.serve.refengine import _refusals as refusals
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import (
     Action,
     Deal,

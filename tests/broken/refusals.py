@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Action, Deal
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.errors import DealError

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Deal, HandState, Rules, load_rules, load_variant, variant_ids
 from dominokit.reference import engine as reference_engine
 from dominokit.reference.chain import ChainTable, start_from_widow

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from tests.broken.engines import Broken
 
 JsonObject = dict[str, Any]

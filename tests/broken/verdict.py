@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import cache
 
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.report import Report
-from dominokit.conformance.runner import Case, collect_cases, run_suite
+from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.run.report import Report
+from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from tests.broken.engines import Broken
 from tests.broken.registry import BROKEN
 

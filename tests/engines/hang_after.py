@@ -31,8 +31,8 @@ def answer(engine: Any, line: str) -> Any:
         sys.stdout.write(json.dumps({"seq": request["seq"], "result": hello}) + "\n")
         sys.stdout.flush()
         return engine
-    from dominokit.conformance.refengine import ReferenceEngine
-    from dominokit.conformance.server import run_engine_server
+    from dominokit.conformance.serve.refengine import ReferenceEngine
+    from dominokit.conformance.serve.server import run_engine_server
 
     engine = engine or ReferenceEngine()
     run_engine_server(engine, io.StringIO(line), sys.stdout)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import threading
 
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
 
 
 class HangsOnLegal(ReferenceEngine):

@@ -97,7 +97,7 @@ def main() -> None:
         acts = True
     except FileExistsError:
         acts = False
-    from dominokit.conformance.server import run_engine_server
+    from dominokit.conformance.serve.server import run_engine_server
 
     run_engine_server(stdout=Twisted(twist, acts, plain))  # type: ignore[arg-type]
 
