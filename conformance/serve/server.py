@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import sys
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import IO, Any
 
-from dominokit.conformance.wire import protocol
-from dominokit.conformance.wire.errors import EngineRejected, as_rejection
+from dominokit.conformance.serve.dispatch import Session, VerbRaised, dispatch
+from dominokit.conformance.wire import protocol, validation
 from dominokit.conformance.wire.protocol import JsonObject
 from dominokit.spec.spec import schema
 
@@ -48,7 +47,7 @@ def run_engine_server(
         obj = ReferenceEngine()
     source = sys.stdin if stdin is None else stdin
     sink = sys.stdout if stdout is None else stdout
-    session = _Session()
+    session = Session()
     for line in _lines(source, protocol.MAX_REQUEST_LINE_BYTES):
         if isinstance(line, _Overlong):
             reply, done = _unreadable(f"line is over the limit of "
@@ -72,15 +71,6 @@ def run_engine_server(
         if done:
             return 0
     return 0
-
-
-@dataclass
-class _Session:
-    """What the server remembers between requests: the protocol version ``hello`` settled,
-    and the capabilities it declared (None before a ``hello``: the object's verbs decide)."""
-
-    version: int = protocol.PROTOCOL_VERSION
-    capabilities: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,7 +119,7 @@ def _bounded(reply: JsonObject) -> JsonObject:
     return {**reply, "error": {**error, "message": f"{message[:cut]}... ({more} more characters)"}}
 
 
-def _answer(obj: object, line: bytes | str, session: _Session) -> tuple[JsonObject, bool]:
+def _answer(obj: object, line: bytes | str, session: Session) -> tuple[JsonObject, bool]:
     """The reply to one request line, and whether the server should stop after sending it.
 
     The order of the checks is the contract's (spec/protocol.md, "The order of the checks"):
@@ -146,25 +136,20 @@ def _answer(obj: object, line: bytes | str, session: _Session) -> tuple[JsonObje
     if not isinstance(cmd, str) or not protocol.known_command(cmd, session.version,
                                                               session.capabilities):
         return protocol.error_reply(seq, "unsupported", f"unknown command {cmd!r}"), False
-    problem = _oversized(message) or protocol.request_problem(message)
+    problem = _oversized(message) or validation.request_problem(message)
     if problem is not None:
         return protocol.error_reply(seq, "bad_request", problem), False
     if cmd == "quit":
         return protocol.result_reply(seq, {}), True
-    if cmd == "hello" and message["protocol"] not in protocol.PROTOCOL_VERSIONS:
-        return protocol.error_reply(
-            seq, "unsupported", f"this engine speaks protocol "
-            f"{' and '.join(map(str, protocol.PROTOCOL_VERSIONS))}, not {message['protocol']}",
-        ), False
-    reply = _call(obj, seq, protocol.COMMANDS[cmd], message)
-    if cmd == "hello" and "result" in reply:
-        try:
-            reply = protocol.result_reply(seq, protocol.hello_for(reply["result"],
-                                                                  message["protocol"]))
-        except EngineRejected as refusal:
-            return protocol.error_reply(seq, refusal.code, refusal.message), False
-        session.version = message["protocol"]
-        session.capabilities = protocol.declared(reply["result"])
+    try:
+        # A stray print inside the engine must not corrupt the reply stream.
+        with contextlib.redirect_stdout(sys.stderr):
+            reply = dispatch(obj, session, seq, cmd, message)
+    except VerbRaised as raised:
+        sys.stderr.write(raised.trace)
+        return protocol.error_reply(seq, "internal", f"{raised} (traceback on stderr)"), False
+    if "result" in reply and not isinstance(reply["result"], dict):
+        return protocol.error_reply(seq, "internal", f"{cmd} did not return an object"), False
     return reply, False
 
 
@@ -201,33 +186,8 @@ class RequestLimits:
 def request_limits() -> RequestLimits:
     """The limits read from the schemas, so that the code cannot drift from the contract."""
     deal = schema("deal")
-    options = protocol.protocol_schema()["$defs"]["options"]
+    options = validation.protocol_schema()["$defs"]["options"]
     return RequestLimits(deal["$defs"]["tiles"]["maxItems"], options["maxProperties"])
-
-
-def _call(obj: object, seq: int, command: protocol.Command, message: JsonObject) -> JsonObject:
-    verb = getattr(obj, command.name, None)
-    if not callable(verb):
-        return protocol.error_reply(
-            seq, "unsupported", f"this engine does not implement {command.name!r}"
-        )
-    try:
-        # A stray print inside the engine must not corrupt the reply stream.
-        with contextlib.redirect_stdout(sys.stderr):
-            value = verb(*(message[name] for name in command.params))
-    except Exception as error:
-        rejection = as_rejection(error)
-        if rejection is not None:
-            return protocol.error_reply(seq, rejection.code, rejection.message, rejection.rule)
-        traceback.print_exc(file=sys.stderr)
-        return protocol.error_reply(
-            seq, "internal", f"{type(error).__name__}: {error} (traceback on stderr)"
-        )
-    if command.result_key is not None:
-        return protocol.result_reply(seq, {command.result_key: value})
-    if not isinstance(value, dict):
-        return protocol.error_reply(seq, "internal", f"{command.name} did not return an object")
-    return protocol.result_reply(seq, value)
 
 
 def main() -> int:
