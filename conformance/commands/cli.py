@@ -56,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
-    from dominokit.conformance.run.runner import SUITE_VERSION
+    from dominokit.conformance.cases import SUITE_VERSION
     from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
 
     try:
@@ -73,14 +73,11 @@ def _play_epilog() -> str:
 
 
 def _add_conform(commands: Any) -> None:
+    from dominokit.conformance.cases import DEFAULT_EXAMPLES
     from dominokit.conformance.kit.driver import STARTUP_TIMEOUT
+    from dominokit.conformance.kit.engines import DEFAULT_TIMEOUT
     from dominokit.conformance.run import settings
-    from dominokit.conformance.run.runner import (
-        DEFAULT_EXAMPLES,
-        DEFAULT_MAX_ENGINE_FAILURES,
-        DEFAULT_REPORT_DIR,
-        DEFAULT_TIMEOUT,
-    )
+    from dominokit.conformance.run.settings import DEFAULT_MAX_ENGINE_FAILURES, DEFAULT_REPORT_DIR
     from dominokit.conformance.run.terminal import COLOUR_CHOICES
 
     seconds = settings.argument_type(settings.seconds)
@@ -236,10 +233,21 @@ def _build_parser() -> argparse.ArgumentParser:
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
     _add_perft_parser(commands)
-    from dominokit.bench.command import add_bench_parser
-
-    add_bench_parser(commands)
+    _add_bench_parser(commands)
     return parser
+
+
+def _add_bench_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``dominokit bench``, from a checkout: the benchmark (``bench/``) measures the kit and
+    the reference for their developers and is not part of the wheel, so an installed kit
+    names the command and says where it runs."""
+    try:
+        from dominokit.bench.command import add_bench_parser
+    except ImportError:
+        commands.add_parser("bench", help="benchmarks (from a checkout of the repository)",
+                            add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
+        return
+    add_bench_parser(commands)
 
 
 def _add_perft_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -264,10 +272,8 @@ def _add_perft_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "conform":
-        from dominokit.conformance.run.runner import run_conform
-        from dominokit.conformance.run.terminal import use_colour
+        from dominokit.conformance.commands.conform import run_conform
 
-        args.color_enabled = use_colour(args.color, sys.stdout)
         return run_conform(args)
     if args.command == "play":
         from dominokit.conformance.commands.play import run_play
@@ -289,8 +295,13 @@ def _dispatch(args: argparse.Namespace) -> int:
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
     if args.command == "bench":
-        from dominokit.bench.command import run_bench
-
+        try:
+            from dominokit.bench.command import run_bench
+        except ImportError:
+            print("dominokit bench: the benchmark runs from a checkout of the repository "
+                  "(pip install -e . there); it is not part of the installed kit",
+                  file=sys.stderr)
+            return ExitStatus.USAGE_ERROR
         return run_bench(args)
     if args.command == "export":
         from dominokit.conformance.export.files import run_export

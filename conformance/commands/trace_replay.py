@@ -18,13 +18,19 @@ from pathlib import Path
 from typing import Final, TextIO
 
 from dominokit.conformance.cases.golden import judge
+from dominokit.conformance.cases.model import Case, Context, Outcome, run_case
 from dominokit.conformance.commands.trace import trace_files
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.kit.driver import Engine, open_engine
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.kit.engines import (
+    EngineDidNotStart,
+    EngineSpec,
+    EngineSpecError,
+    Timeouts,
+    connect,
+)
 from dominokit.conformance.run.report import format_outcome
-from dominokit.conformance.run.runner import Case, Context, Outcome, run_case
 from dominokit.conformance.traces.model import Trace, load_trace
-from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
 from dominokit.reference.errors import DominokitError, SpecError
 
 COUNTED: Final = {"passed": "matched", "failed": "diverged", "errored": "errored",
@@ -68,19 +74,14 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
     if not files:
         print("dominokit trace replay: no trace file given", file=err)
         return ExitStatus.USAGE_ERROR
+    ctx = Context(Path("."))
     try:
-        engine: Engine = open_engine(engine_spec, timeout)
-    except (EngineFailure, EngineRejected) as failure:
-        print(f"dominokit trace replay: the engine did not start: {failure}", file=err)
+        engine, ctx.hello = connect(EngineSpec.parse(engine_spec), Timeouts(timeout))
+    except (EngineSpecError, EngineDidNotStart) as failure:
+        print(f"dominokit trace replay: {failure}", file=err)
         return ExitStatus.USAGE_ERROR
     counts = dict.fromkeys(COUNTED.values(), 0) | {"unreadable": 0}
     try:
-        ctx = Context(Path("."))
-        try:
-            ctx.hello = engine.hello()
-        except (EngineFailure, EngineRejected) as failure:
-            print(f"dominokit trace replay: the engine did not start: {failure}", file=err)
-            return ExitStatus.USAGE_ERROR
         for path in files:
             trace = _load(path, err)
             if trace is None:

@@ -18,21 +18,20 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.kit.driver import Engine, open_engine
+from dominokit.conformance.cases import DEFAULT_EXAMPLES, collect_cases
+from dominokit.conformance.cases.model import Case, Context, Outcome, run_case
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.kit.engines import (
+    DEFAULT_TIMEOUT,
+    EngineDidNotStart,
+    EngineSpec,
+    EngineSpecError,
+    Timeouts,
+    connect,
+)
 from dominokit.conformance.run import settings
 from dominokit.conformance.run.expectations import Expectations, Judgement, load_expectations
 from dominokit.conformance.run.report import format_outcome
-from dominokit.conformance.run.runner import (
-    DEFAULT_EXAMPLES,
-    DEFAULT_TIMEOUT,
-    Case,
-    Context,
-    Outcome,
-    collect_cases,
-    run_case,
-)
-from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
-from dominokit.conformance.wire.protocol import PROTOCOL_VERSIONS
 from dominokit.reference.errors import DominokitError
 
 _SESSION = pytest.StashKey["_Session"]()
@@ -67,7 +66,10 @@ class _Session:
     """
 
     def __init__(self, config: pytest.Config, spec: str) -> None:
-        self.spec = spec
+        try:
+            self.spec = EngineSpec.parse(spec)
+        except EngineSpecError as error:
+            raise pytest.UsageError(f"--dominokit-engine: {error}") from None
         self.timeout: float = config.getoption("dominokit_timeout")
         path = config.getoption("dominokit_expectations")
         try:
@@ -80,16 +82,9 @@ class _Session:
     def start(self) -> None:
         """Open the engine and say hello; pytest.UsageError if it will not start."""
         try:
-            self.engine = open_engine(self.spec, self.timeout)
-            self.ctx.hello = self.engine.hello()
-        except (EngineFailure, EngineRejected) as failure:
-            self.close()
-            raise pytest.UsageError(f"dominokit: the engine did not start: {failure}") from None
-        if self.ctx.hello.protocol not in PROTOCOL_VERSIONS:
-            self.close()
-            raise pytest.UsageError(f"dominokit: the engine speaks protocol "
-                                    f"{self.ctx.hello.protocol}, this suite "
-                                    f"{' or '.join(map(str, PROTOCOL_VERSIONS))}")
+            self.engine, self.ctx.hello = connect(self.spec, Timeouts(self.timeout))
+        except EngineDidNotStart as failure:
+            raise pytest.UsageError(f"dominokit: {failure}") from None
 
     def open(self) -> tuple[Engine, Context]:
         if self.engine is None:

@@ -15,51 +15,22 @@ during a long case, a ``Progress`` line at each checkpoint (``"type": "progress"
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from dominokit.conformance.atomic import write_atomically
+from dominokit.conformance.cases.model import STATUSES, Case, Outcome
+from dominokit.conformance.kit.driver import Hello
 from dominokit.conformance.run.expectations import Expectations, Judgement
-
-if TYPE_CHECKING:
-    from dominokit.conformance.kit.driver import Hello
-    from dominokit.conformance.run.runner import Case, Outcome
 
 DIFF_LINES_SHOWN = 80
 """Diff lines printed per failure on the terminal (the JSON report keeps all of them)."""
 
-STATUS_KEYS = ("passed", "failed", "errored", "not_applicable", "not_run")
-"""The statuses a case can end in, in the order the summaries give them."""
-
-
-@dataclass(frozen=True)
-class Progress:
-    """How far a long case (a differential campaign) has got: ``hands`` of its ``of`` random
-    hands played, ``failing_hands`` of them diverged so far, and the repro traces written for
-    them (also for failing searched hands), in the order they were found."""
-
-    hands: int
-    of: int
-    failing_hands: int = 0
-    repros: tuple[str, ...] = ()
-
-    def to_json(self, case_id: str, seconds: float) -> dict[str, Any]:
-        """The progress line of the JSON lines report; ``seconds`` since the case began."""
-        return {"type": "progress", "case": case_id, "hands": self.hands, "of": self.of,
-                "failing_hands": self.failing_hands, "repros": list(self.repros),
-                "seconds": round(seconds, 3)}
-
-    def text(self) -> str:
-        """``4,000/100,000 hands, 1 failing`` for the progress line."""
-        failing = f", {self.failing_hands:,} failing" if self.failing_hands else ""
-        return f"{self.hands:,}/{self.of:,} hands{failing}"
 
 
 @dataclass(frozen=True)
@@ -152,8 +123,8 @@ class Report:
         """Cases per status, plus per verdict (expected, unexpected, stale), of ``records``
         (default: all)."""
         chosen = self.records if records is None else records
-        out = {"total": len(chosen), **dict.fromkeys(STATUS_KEYS, 0),
-               "expected": 0, "unexpected": 0, "stale": 0}
+        out: dict[str, int] = {"total": len(chosen), **dict.fromkeys(STATUSES, 0),
+                               "expected": 0, "unexpected": 0, "stale": 0}
         for record in chosen:
             out[record.outcome.status] += 1
             if record.judgement.verdict != "ok":
@@ -217,7 +188,7 @@ class Report:
     def write_json(self, path: str | Path) -> None:
         """Write the JSON report whole (parent directories are made); OSError if it cannot."""
         text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
-        write_whole(path, text.encode("utf-8"))
+        write_atomically(path, text.encode("utf-8"), make_parents=True)
 
     def junit(self) -> ET.ElementTree:
         """The run as JUnit XML: one testcase per case; failure, error or skipped elements.
@@ -276,32 +247,7 @@ class Report:
         buffer = io.BytesIO()
         self.junit().write(buffer, encoding="utf-8", xml_declaration=True)
         data = buffer.getvalue()
-        write_whole(path, data + b"\n")
-
-
-def write_whole(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the new, never half.
-
-    A regular file (or a new one) is written beside the target and renamed over it. Anything
-    else (``/dev/stdout``, a pipe, ``/dev/full``) is written in place, since renaming over a
-    device would replace it; a failed write there still raises, it is never silent.
-    """
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        with open(target, "wb") as stream:
-            stream.write(data)
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        write_atomically(path, data + b"\n", make_parents=True)
 
 
 def count_text(counts: dict[str, int]) -> str:

@@ -13,9 +13,12 @@ import contextlib
 import math
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
 
+from dominokit.conformance.cases import DEFAULT_EXAMPLES
+from dominokit.conformance.kit.engines import EngineSpec, Timeouts
 from dominokit.reference.errors import DominokitError
 
 
@@ -122,3 +125,62 @@ def usable_cpus() -> int:
         with contextlib.suppress(OSError):
             return max(1, len(affinity(0)))
     return max(1, os.cpu_count() or 1)
+
+
+DEFAULT_REPORT_DIR: Final = "dominokit-report"
+"""Where repro traces are written (``--report-dir``)."""
+
+DEFAULT_MAX_ENGINE_FAILURES: Final = 3
+"""Cases in a row whose engine timed out or crashed before a run stops
+(``--max-engine-failures``)."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Everything a conformance run is given, as typed values: the CLI and the plugin build
+    one from their options once, and nothing below them reads an option again.
+
+    ``variant``, ``only``, ``examples`` and ``seed`` select and size the cases; ``budget``,
+    ``max_engine_failures`` and ``maxfail`` stop a run early (0 or None: no limit);
+    ``workers`` above 1 runs cases in that many worker processes, each with its own engine.
+    The report paths are None when that report is not asked for.
+    """
+
+    engine: EngineSpec = field(default_factory=lambda: EngineSpec.parse(None))
+    variant: str | None = None
+    only: str | None = None
+    examples: int = DEFAULT_EXAMPLES
+    seed: int = 0
+    timeouts: Timeouts = field(default_factory=Timeouts)
+    report_dir: Path = Path(DEFAULT_REPORT_DIR)
+    json_path: Path | None = None
+    junit_path: Path | None = None
+    jsonl_path: Path | None = None
+    budget: float | None = None
+    max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES
+    maxfail: int = 0
+    workers: int = 1
+    progress: bool = False
+    color: bool = False
+
+    def to_json(self) -> dict[str, object]:
+        """The settings as the JSON report records them."""
+        return {"variant": self.variant, "only": self.only, "examples": self.examples,
+                "seed": self.seed, "timeout": self.timeouts.request,
+                "startup_timeout": self.timeouts.startup, "report_dir": str(self.report_dir),
+                "budget": self.budget, "max_engine_failures": self.max_engine_failures,
+                "maxfail": self.maxfail}
+
+    def check_outputs(self) -> None:
+        """Refuse, before anything starts, report paths no report can be written to (the
+        repro folder is not among them: a repro that cannot be written is a note on its case,
+        not a reason to run nothing, so a read-only checkout can still be tested)."""
+        for option, path, check in (("--json", self.json_path, writable_file),
+                                    ("--junitxml", self.junit_path, writable_file),
+                                    ("--jsonl", self.jsonl_path, writable_file)):
+            if path is None:
+                continue
+            try:
+                check(path)
+            except SettingError as error:
+                raise SettingError(f"{option} {path}: {error}") from None

@@ -1,16 +1,16 @@
-"""Run a suite's cases in worker processes (``dominokit conform -j N``), one engine each.
+"""Who runs the cases: one worker in this process, or one worker process per CPU.
 
-Each worker is a forked copy of the runner holding the collected cases; it opens its own
-engine, says ``hello`` and then runs the cases it is sent, one at a time, with ``run_case``
-exactly as a serial run does (its own ``Context``: restarts, memo). The parent hands the
-next case to whichever worker is free, keeping each kind and variant with one worker where it
-can (``Schedule``), and records the outcomes back in the suite's order, so the report is the
-serial run's, case for case: a limit (``--maxfail``,
-engine failures in a row) that a serial run would have hit turns the later outcomes into
-``not_run`` with the same reason, even when a worker had already run them.
+A worker is one engine and its ``Context`` (restarts, memo) running the cases it is handed,
+one at a time, with ``run_case``. The serial run is one such worker in this process
+(``SerialPool``); ``dominokit conform -j N`` forks N of them (``ForkedPool``), each with its
+own engine. Both pools offer the runner the same few calls (``hello``, ``idle``, ``send``,
+``results``, ``close``), so the runner has one loop for both, and the report of a parallel
+run is the serial run's, case for case.
 
-Workers are forked (not spawned) so the cases need no pickling and no second collection;
-the parent forks them before it starts any thread or engine of its own.
+The forked pool hands the next case to whichever worker is free, keeping each kind and variant
+with one worker where it can (``Schedule``). Workers are forked (not spawned) so the cases need
+no pickling and no second collection; the parent forks them before it starts any thread or
+engine of its own.
 """
 
 from __future__ import annotations
@@ -25,12 +25,11 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from types import FrameType
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
+from dominokit.conformance.cases.model import Case, Context, Outcome, Progress, run_case
 from dominokit.conformance.kit.driver import Engine, Hello
 from dominokit.conformance.run import settings
-from dominokit.conformance.run.report import Progress
-from dominokit.conformance.run.runner import Case, Context, Outcome, run_case
 
 STOP_GRACE = 5.0
 """Seconds a worker gets to close its engine and exit once it is told to stop."""
@@ -56,11 +55,49 @@ PROGRESS_EVERY = 0.5
 
 @dataclass(frozen=True)
 class Finished:
-    """One case a worker ran: its position in the suite, the outcome and how long it took."""
+    """One case a worker ran: its position in the suite, the outcome and how long it took.
+    ``dead`` says why the worker's engine could not be used (then the case did not run)."""
 
     index: int
     outcome: Outcome
     seconds: float
+    dead: str | None = None
+
+
+class Worker:
+    """One engine and its context, running cases one at a time: the body of every worker."""
+
+    def __init__(self, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
+        self.cases = cases
+        self.start = start
+        self.ctx = Context(report_dir)
+        self.engine: Engine | None = None
+
+    def begin(self) -> tuple[Hello | None, str | None]:
+        """Open and greet the engine: its hello, and why it cannot be used (None: it can)."""
+        self.engine = self.start(self.ctx)
+        return self.ctx.hello, self.ctx.dead
+
+    def run(self, index: int,
+            on_progress: Callable[[Progress, bool], None] | None = None) -> Finished:
+        """Run case ``index``; ``on_progress`` hears how far a long case has got."""
+        began = time.monotonic()
+        if self.engine is None or self.ctx.dead is not None:
+            dead = self.ctx.dead or "the engine could not be used"
+            return Finished(index, Outcome.not_run(dead), 0.0, dead)
+        self.ctx.on_progress = on_progress
+        try:
+            outcome = run_case(self.cases[index], self.engine, self.ctx)
+        finally:
+            self.ctx.on_progress = None
+        return Finished(index, outcome, time.monotonic() - began)
+
+    def close(self) -> None:
+        """Close the engine this worker opened; never raises."""
+        if self.engine is not None:
+            with contextlib.suppress(Exception):
+                self.engine.close()
+            self.engine = None
 
 
 def available() -> bool:
@@ -90,13 +127,12 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 
 
 def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
-    """A worker's life: open the engine, report the hello, run cases until told to stop."""
-    ctx = Context(report_dir)
-    engine: Engine | None = None
+    """A forked worker's life: open the engine, report the hello, run cases until told to
+    stop."""
+    worker = Worker(cases, start, report_dir)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        engine = start(ctx)
-        conn.send(("hello", ctx.hello, ctx.dead))
+        conn.send(("hello", *worker.begin()))
         while True:
             try:
                 index = conn.recv()
@@ -104,20 +140,11 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
                 return
             if index is None:
                 return
-            began = time.monotonic()
-            if engine is None or ctx.dead is not None:
-                outcome = Outcome.not_run(ctx.dead or "the engine could not be used")
-            else:
-                ctx.on_progress = _Sender(conn, index, began)
-                outcome = run_case(cases[index], engine, ctx)
-                ctx.on_progress = None
-            conn.send(Finished(index, outcome, time.monotonic() - began))
+            conn.send(worker.run(index, _Sender(conn, index, time.monotonic())))
     except (KeyboardInterrupt, BrokenPipeError, EOFError):
         pass  # the parent is stopping the run (an interrupt reaches the whole group)
     finally:
-        if engine is not None:
-            with contextlib.suppress(Exception):
-                engine.close()
+        worker.close()
         conn.close()
 
 
@@ -177,7 +204,7 @@ class _Sender:
             self.conn.send(Progressed(self.index, progress, checkpoint, now - self.began))
 
 
-class Pool:
+class ForkedPool:
     """The worker processes of one run and the cases each is running; ``on_progress`` gets
     what a worker says of its running case's progress."""
 
@@ -190,6 +217,7 @@ class Pool:
         self._conns: list[Connection] = []
         self._procs: list[Any] = []
         self._busy: dict[Connection, int] = {}
+        self._schedule = Schedule([case.id for case in cases])
         for _ in range(workers):
             mine, theirs = context.Pipe()
             proc = context.Process(target=_serve, args=(theirs, cases, start, report_dir),
@@ -216,6 +244,10 @@ class Pool:
     def idle(self) -> list[Connection]:
         """The workers waiting for a case."""
         return [conn for conn in self._conns if conn not in self._busy]
+
+    def next_index(self, conn: Connection) -> int | None:
+        """The case the idle worker ``conn`` runs next (``Schedule``); None when all are given."""
+        return self._schedule.next_for(conn)
 
     def send(self, conn: Connection, index: int) -> None:
         """Give case ``index`` to the idle worker ``conn``."""
@@ -282,3 +314,89 @@ class Pool:
         for conn in self._conns:
             conn.close()
         self._conns.clear()
+
+
+class SerialPool:
+    """The serial run: one ``Worker`` in this process, given the cases in the suite's order.
+
+    ``results`` runs the case in hand before it returns, so an interrupt (``CaseInterrupted``
+    with the partial outcome) reaches the runner from the running case itself. An engine given
+    open by the caller (``owned`` False) is left open by ``close``.
+    """
+
+    on_progress: Callable[[Progressed], None] | None = None
+
+    def __init__(self, cases: Sequence[Case], start: Starter, report_dir: Path, *,
+                 owned: bool = True) -> None:
+        self._worker = Worker(cases, start, report_dir)
+        self._owned = owned
+        self._next = 0
+        self._count = len(cases)
+        self._in_hand: int | None = None
+
+    def hello(self) -> tuple[Hello | None, str | None]:
+        """The engine's hello, and why it cannot be used (None: it can)."""
+        return self._worker.begin()
+
+    def idle(self) -> list[SerialPool]:
+        """This one worker, when it has no case in hand."""
+        return [self] if self._in_hand is None else []
+
+    def next_index(self, worker: object) -> int | None:
+        """The next case in the suite's order; None when all are given."""
+        if self._next >= self._count:
+            return None
+        self._next += 1
+        return self._next - 1
+
+    def send(self, worker: object, index: int) -> None:
+        """Take case ``index`` in hand (it runs in ``results``)."""
+        self._in_hand = index
+
+    def running(self) -> bool:
+        """Whether a case is in hand."""
+        return self._in_hand is not None
+
+    def results(self) -> Iterator[Finished]:
+        """Run the case in hand and yield its outcome."""
+        index = self._in_hand
+        if index is None:
+            return
+        began = time.monotonic()
+
+        def progressed(progress: Progress, checkpoint: bool) -> None:
+            if self.on_progress is not None:
+                self.on_progress(Progressed(index, progress, checkpoint,
+                                            time.monotonic() - began))
+
+        try:
+            finished = self._worker.run(index, progressed)
+        finally:
+            self._in_hand = None
+        yield finished
+
+    def alive(self) -> bool:
+        """The one worker never dies apart from this process."""
+        return True
+
+    def close(self, *, now: bool = False) -> None:
+        """Close the engine, unless the caller gave it open."""
+        if self._owned:
+            self._worker.close()
+
+
+class Pool(Protocol):
+    """What the runner's one loop uses of a pool, serial or forked. A worker is whatever
+    ``idle`` hands out, given back to ``next_index`` and ``send``."""
+
+    on_progress: Callable[[Progressed], None] | None
+
+    def hello(self) -> tuple[Hello | None, str | None]: ...
+    def idle(self) -> Sequence[Any]: ...
+    def next_index(self, worker: Any) -> int | None: ...
+    def send(self, worker: Any, index: int) -> None: ...
+    def running(self) -> bool: ...
+    def results(self) -> Iterator[Finished]: ...
+    def alive(self) -> bool: ...
+    def close(self, *, now: bool = False) -> None: ...
+
