@@ -45,9 +45,10 @@ within 10% (the allocator's arenas and the first chunk's one-off caches)."""
 def measure(hands: int, chunk: int | None) -> dict[str, Any]:
     """Play ``hands`` random hands of ``case_id()`` against the subprocess reference, in this
     process; the peaks (KiB), CPU seconds of kit and engine, and whether the case passed."""
-    from dominokit.conformance.cases import differential
-    from dominokit.conformance.kit.driver import SubprocessEngine, open_engine
-    from dominokit.conformance.run.runner import collect_cases, run_suite
+    from dominokit.conformance.cases import collect_cases, differential
+    from dominokit.conformance.kit.driver import SubprocessEngine
+    from dominokit.conformance.kit.engines import open_engine
+    from dominokit.conformance.run.runner import run_suite
 
     if chunk is not None:
         differential.CAMPAIGN_CHUNK = chunk

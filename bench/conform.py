@@ -26,16 +26,16 @@ from typing import Any
 
 from dominokit.bench.registry import Figure, Out, Section, SectionResult
 from dominokit.bench.timing import figure, ratio
-from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.settings import usable_cpus
 from dominokit.conformance.serve.refengine import ReferenceEngine
 
 WALL_TARGET = 20.0
-"""Seconds the default conform against the reference may take on two cores (issue 10)."""
+"""Seconds the default conform against the reference may take on two cores."""
 SPEED_UP_TARGET = 1.7
-"""Least speed-up of ``-j 2`` over ``-j 1`` on a two-core machine (issue 10)."""
+"""Least speed-up of ``-j 2`` over ``-j 1`` on a two-core machine."""
 KIT_SHARE_TARGET = 0.30
-"""Most of an in-process run's wall time the kit's own work may take (issue 10)."""
+"""Most of an in-process run's wall time the kit's own work may take."""
 QUICK_ONLY = "requests/szczerbak/bad-deal-*"
 """The selection of a quick run: a few cases, enough to see every figure made."""
 VERBS = ("hello", "new_hand", "legal", "apply", "state", "new_match", "next_hand",

@@ -18,7 +18,7 @@ Time is CPU time, of the benchmark process and of the engine process together (r
 between two processes that wait for each other. Each timed walk starts with the kit's memo of
 valid replies empty, as a perft case does in a ``conform`` run (a walk repeated with the memo
 full would skip checks no real run skips). A node is one counted sequence (a leaf of the
-perft tree), so nodes/s of the three ways compare the same work. Issue 10's target is the
+perft tree), so nodes/s of the three ways compare the same work. The target is the
 protocol with undo at most 3x the in-process cost: a ratio of nodes/s of at least 1/3.
 """
 
@@ -36,15 +36,11 @@ from dominokit.bench.registry import Out, Section, SectionResult
 from dominokit.bench.timing import figure, ratio
 from dominokit.conformance.cases import perft as perft_cases
 from dominokit.conformance.cases.shadow import Shadowed
-from dominokit.conformance.kit.driver import (
-    HOST,
-    REFERENCE_SERVER,
-    SubprocessEngine,
-    python_engine_environment,
-)
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.engines import HOST, REFERENCE_SERVER, python_engine_environment
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import Walker
-from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire import validation
 from dominokit.conformance.wire.protocol import JsonObject
 from dominokit.reference import (
     Action,
@@ -57,7 +53,7 @@ from dominokit.reference import (
 )
 
 TARGET = 1 / 3
-"""Least ratio of nodes/s through the protocol (with undo) to in-process (issue 10: <= 3x)."""
+"""Least ratio of nodes/s through the protocol (with undo) to in-process (the target: <= 3x)."""
 
 WAYS = ("in-process", "protocol, undo", "protocol, replay")
 
@@ -144,7 +140,7 @@ def _rate(work: Work, pid: int | None) -> float:
     """Nodes per CPU second of one run: this process's CPU plus the engine's (``pid``); wall
     time where the engine's CPU cannot be read."""
     gc.collect()
-    protocol.forget_valid()
+    validation.forget_valid()
     engine_before = _engine_cpu(pid)
     began, wall = time.process_time(), time.perf_counter()
     units = work()

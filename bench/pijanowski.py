@@ -51,7 +51,7 @@ def _board_option_sets() -> list[tuple[str, dict[str, object]]]:
 
 
 RESCAN_TARGET = 10.0
-"""Issue 10: legal-action generation on a mid-game board at least 10x the rate of the engine
+"""The target: legal-action generation on a mid-game board at least 10x the rate of the engine
 before it kept anything from board to board, approached here by the same engine on boards
 made alone (the rate before is in docs/performance-before.json)."""
 

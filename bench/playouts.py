@@ -56,10 +56,10 @@ def block_game() -> str | None:
 
 
 TARGETS = {"hand-written": 0.5, "dominoes": 2.0, "OpenSpiel python_block_dominoes": 10.0}
-"""Least ratio of the reference's actions/s to each contender's (issue 10)."""
+"""Least ratio of the reference's actions/s to each contender's."""
 
 CHAIN_TARGET = 1 / 1.5
-"""A chain variant's actions/s over the block game's: within 1.5x (issue 10)."""
+"""A chain variant's actions/s over the block game's: within 1.5x."""
 
 
 @dataclass(frozen=True)

@@ -40,12 +40,13 @@ from dominokit.bench.registry import Out, Section, SectionResult
 from dominokit.bench.timing import figure, ratio
 from dominokit.conformance import traces
 from dominokit.conformance.cases import oracle
-from dominokit.conformance.kit.driver import REFERENCE_SERVER, SubprocessEngine
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.engines import REFERENCE_SERVER
 from dominokit.conformance.wire import protocol
 from dominokit.conformance.wire.protocol import JsonObject
 
 TARGET = 1 / 1.5
-"""Least ratio of the kit's requests/s against the echo to the floor's (issue 10)."""
+"""Least ratio of the kit's requests/s against the echo to the floor's."""
 
 PIJANOWSKI_OPENING = "legal (Pijanowski opening)"
 SESSION_FLOOR = "floor, own session"

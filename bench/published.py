@@ -1,4 +1,5 @@
-"""Block dominoes through two published Python engines' own game objects (not a protocol).
+"""Block dominoes through two published Python engines' own game objects (not a protocol),
+set up by the same adapters the conformance kit puts them through (``conformance/serve/peers/``).
 
 Each adapter plays a deal given as two hands of ``(low, high)`` pairs, player 0 first, and
 follows a script of moves chosen by the reference: ``(low, high, touching pip)`` per
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Sequence
-from typing import Any
 
 Tile = tuple[int, int]
 Step = tuple[int, int, int] | None
@@ -29,17 +29,13 @@ def installed(module: str) -> bool:
 
 
 def dominoes_player() -> Play:
-    """The ``dominoes`` package (PyPI), a four-seat game: seats 2 and 3 hold no tiles, so they
-    always pass and seats 0 and 1 play a two-player hand."""
-    import dominoes
+    """The ``dominoes`` package (PyPI), its game built as the conformance adapter builds it
+    (``peers.dominoes_pkg.new_game``), then played through its own ``valid_moves``."""
+    from dominokit.conformance.serve.peers.dominoes_pkg import new_game
 
     def play(hand0: Sequence[Tile], hand1: Sequence[Tile],
              script: Sequence[Step]) -> tuple[int, int]:
-        hands = [dominoes.Hand([dominoes.Domino(a, b) for a, b in hand0]),
-                 dominoes.Hand([dominoes.Domino(a, b) for a, b in hand1]),
-                 dominoes.Hand([]), dominoes.Hand([])]
-        game = dominoes.Game(dominoes.Board(), hands, [], 0,
-                             tuple((d, True) for d in hands[0]), 0, None)
+        game = new_game(hand0, hand1, 0)
         for step in script:
             if step is None:
                 continue
@@ -55,6 +51,7 @@ def dominoes_player() -> Play:
                     break
             else:
                 raise AssertionError(f"dominoes: no legal move {step}")
+        hands = game.hands
         return (sum(a + b for a, b in hands[0]), sum(a + b for a, b in hands[1]))
 
     return play
@@ -62,30 +59,30 @@ def dominoes_player() -> Play:
 
 def openspiel_player() -> Play:
     """OpenSpiel's ``python_block_dominoes``: the deal is its 14 chance outcomes, player 0's
-    seven tiles first; legal actions are ids of (player, tile, edge pip) entries."""
+    seven tiles first; a move is found by its key in the action table the conformance adapter
+    reads from the engine's own action strings (``peers.openspiel.tables``)."""
     import pyspiel
-    from open_spiel.python.games import block_dominoes as bd
 
-    game = pyspiel.load_game("python_block_dominoes")
-    deck = {(int(a), int(b)): i for i, (a, b) in enumerate(bd._DECK)}
-    entries: list[Any] = bd._ACTIONS
+    from dominokit.conformance.serve.peers.openspiel import GAME_NAME, tables
+
+    game = pyspiel.load_game(GAME_NAME)
+    moves, _, deals = tables(game)
 
     def play(hand0: Sequence[Tile], hand1: Sequence[Tile],
              script: Sequence[Step]) -> tuple[int, int]:
         state = game.new_initial_state()
         for tile in (*hand0, *hand1):
-            state.apply_action(deck[tile])
+            state.apply_action(deals[tile])
+        first = True
         for step in script:
             if step is None:
                 continue
             low, high, touch = step
-            for action in state.legal_actions():
-                entry = entries[action]
-                if entry.tile == (low, high) and (entry.edge is None or entry.edge == touch):
-                    state.apply_action(action)
-                    break
-            else:
+            key = (state.current_player(), (low, high), None if first else touch)
+            if key not in moves or moves[key] not in state.legal_actions():
                 raise AssertionError(f"open_spiel: no legal move {step}")
+            state.apply_action(moves[key])
+            first = False
         pips = [int(sum(a + b for a, b in hand)) for hand in state.hands]
         return pips[0], pips[1]
 

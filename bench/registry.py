@@ -71,7 +71,7 @@ class SectionResult:
 
 @dataclass(frozen=True)
 class Section:
-    """One part of the benchmark: ``order`` is its number in issue 10's list of four."""
+    """One part of the benchmark: ``order`` is its number in the benchmark's list of sections."""
 
     name: str
     order: int

@@ -29,9 +29,15 @@ from dominokit.conformance.cases import Params, constructed, oracle
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
+from dominokit.conformance.cases.model import (
+    Case,
+    CaseInterrupted,
+    Context,
+    KitNote,
+    Outcome,
+    Progress,
+)
 from dominokit.conformance.kit.driver import Engine
-from dominokit.conformance.run.report import Progress
-from dominokit.conformance.run.runner import Case, CaseInterrupted, Context, KitNote, Outcome
 from dominokit.conformance.wire.errors import EngineFailure
 from dominokit.reference import (
     Action,

@@ -20,9 +20,9 @@ from typing import Any
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import diff_text
+from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.kit.driver import Engine
-from dominokit.conformance.run.runner import Case, Context, Outcome
 from dominokit.conformance.traces.perft import (
     Refused,
     TooLarge,

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from dominokit.conformance.commands.options import parse_option_pairs
 from dominokit.reference import Deal, apply_action, legal_actions, load_variant, new_hand
 from dominokit.reference.errors import DominokitError
 from dominokit.reference.state import HandState
@@ -113,16 +114,6 @@ def _read_deal(path: Path) -> JsonObject:
     return deal
 
 
-def _options_from(pairs: Sequence[str]) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise DominokitError(f"option {pair!r} is not NAME=VALUE")
-        out[name] = value
-    return out
-
-
 def _leading_comments(text: str) -> str:
     lines: list[str] = []
     for line in text.splitlines():
@@ -175,7 +166,7 @@ def run_perft(variant: str, deal_file: str, depth: int, *, show_divide: bool = F
     if record_file is not None and not (name and NAME.fullmatch(name)):
         raise DominokitError("--record needs --name NAME: lowercase letters, digits and "
                              f"dashes (got {name!r})")
-    options = chosen_options(variant, _options_from(option_pairs))
+    options = chosen_options(variant, parse_option_pairs(option_pairs))
     deal = _read_deal(Path(deal_file))
     path = actions.split()
     state = position(variant, options, deal, path)

@@ -11,9 +11,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TextIO
 
+from dominokit.conformance.commands.options import parse_option_pairs
+from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference.deal import Deal, random_deal
 from dominokit.reference.engine import apply_action, hand_result, legal_actions, new_hand
-from dominokit.reference.errors import DominokitError, OptionError
+from dominokit.reference.errors import DominokitError
 from dominokit.reference.match import new_match
 from dominokit.reference.rules import load_rules
 from dominokit.reference.state import Event, HandResult
@@ -22,23 +24,6 @@ from dominokit.spec.spec import Variant, load_variant, variant_ids
 from dominokit.spec.yamldoc import key_text
 
 _SEED_RANGE = 2**32
-
-USAGE_ERROR = 4
-"""``ExitStatus.USAGE_ERROR`` (the reference does not import the kit): bad variant or option."""
-
-
-def parse_options(options: Sequence[str]) -> dict[str, object]:
-    """Split ``name=value`` strings; resolving the variant checks names and types the values
-    (``hand_size=14`` becomes the number 14), raising OptionError for anything it refuses."""
-    out: dict[str, object] = {}
-    for item in options:
-        name, sep, text = item.partition("=")
-        if not sep or not name:
-            raise OptionError(f"option {item!r} is not of the form name=value")
-        if name in out:
-            raise OptionError(f"option {name!r} given twice")
-        out[name] = text
-    return out
 
 
 def _spelling(value: object) -> str:
@@ -135,12 +120,12 @@ def run_play(variant: str, seed: int | None, options: list[str]) -> int:
     error line for a variant or option the spec does not have."""
     try:
         chosen = load_variant(variant)
-        values = parse_options(options)
+        values = parse_option_pairs(options)
         play_hand(chosen, values, _seed(seed), sys.stdout)
     except (DominokitError, ValueError, OSError) as exc:  # a variant file that cannot be read
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         print(f"dominokit play: error: {message}", file=sys.stderr)
-        return USAGE_ERROR
+        return ExitStatus.USAGE_ERROR
     return 0
 
 

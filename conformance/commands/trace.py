@@ -13,7 +13,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from dominokit.conformance.atomic import write_text_atomically
+from dominokit.conformance.commands.options import parse_option_pairs
 from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
     JsonObject,
@@ -27,10 +29,9 @@ from dominokit.conformance.traces.record import (
     record_random,
     regenerate,
 )
-from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.replay import replay
 from dominokit.conformance.wire.protocol import MAX_REQUEST_LINE_BYTES, MessageError, parse_message
-from dominokit.reference.errors import DominokitError, OptionError, SpecError
+from dominokit.reference.errors import DominokitError, SpecError
 from dominokit.spec.yamldoc import read_limited
 
 
@@ -95,16 +96,6 @@ def _not_usable(path: Path) -> str:
     return "not a regular file" if path.exists() else "no such file or directory"
 
 
-def _options_from(pairs: Sequence[str]) -> JsonObject:
-    out: JsonObject = {}
-    for pair in pairs:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            raise OptionError(f"option {pair!r} is not NAME=VALUE")
-        out[name] = value
-    return out
-
-
 def _read_deal(path: Path) -> JsonObject:
     """A deal file: one JSON object, read under the limits of a protocol request (a deal is
     sent to engines as one), so a huge or deeply nested file is refused before parsing."""
@@ -154,7 +145,7 @@ def run_trace_record(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> JsonObject:
-    options = _options_from(args.option)
+    options = parse_option_pairs(args.option)
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     trace_id = f"{args.variant}/{file_stem(args.out)}" if args.out else None
     if args.deal is None:

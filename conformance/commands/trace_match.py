@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from dominokit.conformance.commands.trace import _options_from
+from dominokit.conformance.commands.options import parse_option_pairs
+from dominokit.conformance.traces.engine import reference_engine
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import JsonObject, file_stem
 from dominokit.conformance.traces.record import (
@@ -26,7 +27,6 @@ from dominokit.conformance.traces.record import (
     play_out,
     record_match,
 )
-from dominokit.conformance.traces.engine import reference_engine
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference.errors import DominokitError
 
@@ -75,7 +75,7 @@ def run_record_match(args: argparse.Namespace) -> int:
     """``dominokit trace record --variant V --match --seed N [--first-starter P]``."""
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     trace_id = f"{args.variant}/{file_stem(args.out)}" if args.out else None
-    data = record_random_match(args.variant, _options_from(args.option), args.seed,
+    data = record_random_match(args.variant, parse_option_pairs(args.option), args.seed,
                                args.first_starter, args.description, rules, trace_id)
     text = dump_trace(data)
     if args.out:

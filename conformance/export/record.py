@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.wire import protocol
 from dominokit.conformance.wire.errors import as_rejection

@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from typing import Final, Literal, TextIO
 
+from dominokit.conformance.cases.model import Progress
 from dominokit.conformance.run.report import (
     CaseRecord,
-    Progress,
     Report,
     count_text,
     format_outcome,

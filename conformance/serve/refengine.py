@@ -16,7 +16,8 @@ from importlib import metadata
 from typing import Any
 
 from dominokit.conformance.wire.errors import EngineRejected
-from dominokit.conformance.wire.protocol import PROTOCOL_VERSION, JsonObject, same_json
+from dominokit.conformance.wire.protocol import PROTOCOL_VERSION, JsonObject
+from dominokit.conformance.wire.validation import same_json
 from dominokit.reference import (
     Action,
     Deal,

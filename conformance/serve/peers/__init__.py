@@ -1,7 +1,8 @@
 """Adapters that put published block-dominoes engines behind protocol v1 (``classic_block``).
 
 Each module wraps one engine that nobody on this project wrote, as an in-process ``python:``
-engine (``dominokit conform --engine python:dominokit.conformance.serve.peers.openspiel:make_engine``).
+engine (``dominokit conform --engine
+python:dominokit.conformance.serve.peers.openspiel:make_engine``).
 The engines are optional extras (``pip install 'dominokit[peers]'``); importing an adapter
 without its engine fails with an ImportError that names the extra.
 

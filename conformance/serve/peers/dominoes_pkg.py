@@ -20,6 +20,7 @@ refusals (a tile not in hand, ends that do not match, a finished game) become
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import metadata
 from typing import Any
 
@@ -42,6 +43,16 @@ REFUSALS: dict[type[Exception], str] = {
 """The engine's named refusals and the rule each one is about (its exception's docstring)."""
 
 
+def new_game(hand0: Sequence[PAIR], hand1: Sequence[PAIR], starter: int) -> Any:
+    """A ``dominoes.Game`` of two hands, ``starter`` to play: a four-seat game whose seats 2
+    and 3 hold no tiles, so they always pass and seats 0 and 1 play a two-player hand (the
+    benchmark plays the package through this too)."""
+    hands = [dominoes.Hand([dominoes.Domino(a, b) for a, b in hand])
+             for hand in (hand0, hand1, [], [])]
+    valid = tuple((d, True) for d in hands[starter])
+    return dominoes.Game(dominoes.Board(), hands, [], starter, valid, starter, None)
+
+
 class DominoesPackage(PeerEngine):
     """One protocol session over one ``dominoes.Game`` at a time."""
 
@@ -58,10 +69,7 @@ class DominoesPackage(PeerEngine):
         return "DominoesPackage()"
 
     def _engine_start(self, hand0: list[PAIR], hand1: list[PAIR], starter: int) -> None:
-        hands = [dominoes.Hand([dominoes.Domino(a, b) for a, b in hand])
-                 for hand in (hand0, hand1, [], [])]
-        valid = tuple((d, True) for d in hands[starter])
-        self._game = dominoes.Game(dominoes.Board(), hands, [], starter, valid, starter, None)
+        self._game = new_game(hand0, hand1, starter)
 
     def _engine_legal(self) -> list[str]:
         board = self._game.board
@@ -105,5 +113,6 @@ class DominoesPackage(PeerEngine):
 
 
 def make_engine() -> DominoesPackage:
-    """The factory ``--engine python:dominokit.conformance.serve.peers.dominoes_pkg:make_engine``."""
+    """The factory of ``--engine
+    python:dominokit.conformance.serve.peers.dominoes_pkg:make_engine``."""
     return DominoesPackage()

@@ -36,13 +36,15 @@ GAME_NAME = "python_block_dominoes"
 HAND_SIZE = 7
 _ACTION_RE = re.compile(r"p(\d) tile:\((\d)\.0, (\d)\.0\) pip:(None|\d\.0)")
 _DEAL_RE = re.compile(r"Deal \((\d)\.0, (\d)\.0\)")
-_Key = tuple[int, PAIR, int | None]
+Key = tuple[int, PAIR, int | None]
 
 
-def _tables(game: Any) -> tuple[dict[_Key, int], dict[int, _Key], dict[PAIR, int]]:
-    """The engine's action ids read from its own action strings, both ways, and its deal ids."""
+def tables(game: Any) -> tuple[dict[Key, int], dict[int, Key], dict[PAIR, int]]:
+    """The engine's action ids read from its own action strings, both ways (a key is the
+    engine's player, the tile and the pip of the end it goes on, None for the first tile), and
+    its deal ids by tile; the benchmark plays the engine through these too."""
     state = game.new_initial_state()
-    moves: dict[_Key, int] = {}
+    moves: dict[Key, int] = {}
     for action in range(game.num_distinct_actions()):
         match = _ACTION_RE.fullmatch(state.action_to_string(0, action))
         assert match is not None, state.action_to_string(0, action)
@@ -67,7 +69,7 @@ class OpenSpielBlockDominoes(PeerEngine):
     def __init__(self) -> None:
         super().__init__()
         self._game = pyspiel.load_game(GAME_NAME)
-        self._moves, self._keys, self._deals = _tables(self._game)
+        self._moves, self._keys, self._deals = tables(self._game)
         self._state: Any = None
         self._chain: list[PAIR] = []
 
@@ -152,5 +154,6 @@ class OpenSpielBlockDominoes(PeerEngine):
 
 
 def make_engine() -> OpenSpielBlockDominoes:
-    """The factory ``--engine python:dominokit.conformance.serve.peers.openspiel:make_engine`` calls."""
+    """The factory ``--engine python:dominokit.conformance.serve.peers.openspiel:make_engine``
+    calls."""
     return OpenSpielBlockDominoes()
