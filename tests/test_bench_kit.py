@@ -1,7 +1,7 @@
 """``dominokit bench``'s kit sections (protocol, conform): they run and their output parses.
 
 No timing is compared with anything here: the figures exist, are positive, and name what
-issue 10 asks for (every verb and Pijanowski's opening; 1 and 2 workers, the kit's share).
+the kit's targets name (every verb and Pijanowski's opening; 1 and 2 workers, the kit's share).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from dominokit.conformance.kit.driver import open_engine
+from dominokit.conformance.kit.engines import open_engine
 from dominokit.reference import load_variant, variant_ids
 from dominokit.spec.spec import common_rules
 from tests.broken import catalogue, registry

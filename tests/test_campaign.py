@@ -18,11 +18,11 @@ from typing import Any
 import pytest
 
 from dominokit.bench import campaign
-from dominokit.conformance.cases import differential
+from dominokit.conformance.cases import collect_cases, differential
+from dominokit.conformance.cases.model import Progress
 from dominokit.conformance.commands.cli import main
-from dominokit.conformance.kit.driver import InProcessEngine
-from dominokit.conformance.run.report import Progress
-from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.run.terminal import Terminal
 from dominokit.conformance.serve.refengine import ReferenceEngine
 

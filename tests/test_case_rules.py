@@ -12,9 +12,9 @@ from functools import cache
 
 import pytest
 
-from dominokit.conformance.cases import Params, rejection
+from dominokit.conformance.cases import Params, collect_cases, rejection
 from dominokit.conformance.cases.compare import unique
-from dominokit.conformance.run.runner import Case, collect_cases
+from dominokit.conformance.cases.model import Case
 from dominokit.spec.spec import all_rule_ids
 
 

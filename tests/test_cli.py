@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from dominokit.conformance.cases import SUITE_VERSION, collect_cases
 from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.run.runner import SUITE_VERSION, collect_cases
 from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
 from dominokit.reference import variant_ids
 from dominokit.spec.spec import load_variant

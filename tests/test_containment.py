@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.kit.driver import EngineFailure, SubprocessEngine
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.cases.model import Case
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.run.runner import run_suite
+from dominokit.conformance.wire.errors import EngineFailure
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 TIMEOUT = 30.0  # never waited for: every failure below is noticed as it happens

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.serve.server import MAX_ERROR_MESSAGE_CHARS, run_engine_server
-from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire import protocol, validation
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Deal, load_rules, random_deal
 
@@ -283,7 +283,7 @@ def test_fuzz_hostile_lines_never_crash_and_keep_the_hand(kinds: list[str], valu
     expected = replies[1]["result"]["state"]
     for i in range(2, len(lines), 2):
         reply, after = replies[i], replies[i + 1]
-        assert protocol.problem(reply, "reply") is None, reply
+        assert validation.problem(reply, "reply") is None, reply
         if "error" in reply:
             assert reply["error"]["code"] != "internal", (lines[i][:200], reply)
             assert after["result"]["state"] == expected, lines[i][:200]

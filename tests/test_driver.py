@@ -16,21 +16,20 @@ from typing import Any
 import pytest
 
 import dominokit.reference as reference
-from dominokit.conformance.kit.driver import (
-    STDERR_TAIL_BYTES,
-    Engine,
+from dominokit.conformance.kit.driver import Engine, SubprocessEngine
+from dominokit.conformance.kit.engines import open_engine
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.kit.process import STDERR_TAIL_BYTES
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire.errors import (
     EngineCrashed,
     EngineFailure,
     EngineRejected,
     EngineStartupFailed,
     EngineTimeout,
-    InProcessEngine,
     MalformedReply,
     ProtocolViolation,
-    SubprocessEngine,
-    open_engine,
 )
-from dominokit.conformance.serve.refengine import ReferenceEngine
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 FAST = 1.0  # seconds per request for the hostile engines (their start has the allowance)

@@ -13,8 +13,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from dominokit.conformance.kit.driver import InProcessEngine
-from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from tests.broken.engines import Mutant
 
 

@@ -14,15 +14,12 @@ from pathlib import Path
 import pytest
 
 import dominokit.reference as reference
+from dominokit.conformance.cases import collect_cases
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.kit.driver import (
-    EngineCrashed,
-    EngineStartupFailed,
-    EngineTimeout,
-    SubprocessEngine,
-    open_engine,
-)
-from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.engines import open_engine
+from dominokit.conformance.run.runner import run_suite
+from dominokit.conformance.wire.errors import EngineCrashed, EngineStartupFailed, EngineTimeout
 
 ENGINES = "python:tests.engines.python_engines"
 STARTUP = 60.0  # the worker imports the reference; generous, and never waited for in full

@@ -14,8 +14,7 @@ import pytest
 
 from dominokit.conformance import cases as kinds
 from dominokit.conformance import traces
-from dominokit.conformance.cases import golden, may_match
-from dominokit.conformance.run.runner import collect_cases
+from dominokit.conformance.cases import collect_cases, golden, may_match
 
 
 def test_golden_cases_come_from_headers_alone(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.cases.model import Case
 from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.run import settings
 from dominokit.conformance.run import workers as parallel
 from dominokit.conformance.run.report import Report
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.run.runner import run_suite
 
 pytest_plugins = ["pytester"]
 
@@ -70,8 +72,8 @@ def test_a_limit_stops_a_parallel_run_where_it_stops_a_serial_one(tmp_path: Path
 
 
 def test_workers_must_open_their_own_engine() -> None:
-    from dominokit.conformance.kit.driver import open_engine
-    from dominokit.conformance.run.runner import ConformanceError
+    from dominokit.conformance.cases.model import ConformanceError
+    from dominokit.conformance.kit.engines import open_engine
 
     engine = open_engine(BROKEN)
     with pytest.raises(ConformanceError, match="own engine"):

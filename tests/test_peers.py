@@ -150,7 +150,8 @@ def test_steps_the_engine_cannot_express_are_refused(name: str, payout: str, pai
 def test_the_suite_ends_as_the_expectations_and_the_page_say(
         name: str, file: str, row: str, tmp_path: Path) -> None:
     _adapter(name)
-    status = main(["conform", "--engine", f"python:dominokit.conformance.serve.peers.{name}:make_engine",
+    status = main(["conform", "--engine",
+                   f"python:dominokit.conformance.serve.peers.{name}:make_engine",
                    "--variant", "classic_block", "--expectations",
                    str(TESTED / f"{file}.expectations.yaml"), "--report-dir", str(tmp_path),
                    "--json", str(tmp_path / "report.json")])
@@ -181,8 +182,8 @@ def test_the_page_repros_reproduce(name: str, repro: str, expected: ExitStatus) 
 
 def test_a_case_at_the_default_needs_the_default_listed() -> None:
     # No engine needed: this is the kit's applicability rule the dominoes adapter relies on.
+    from dominokit.conformance.cases.model import Requirement
     from dominokit.conformance.kit.driver import Hello
-    from dominokit.conformance.run.runner import Requirement
 
     def hello(options: dict[str, list[Any]]) -> Hello:
         return Hello("x", "1", 1, {"classic_block": options})

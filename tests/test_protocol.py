@@ -17,7 +17,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from dominokit.conformance.serve.server import run_engine_server
-from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire import protocol, validation
 from dominokit.conformance.wire.errors import (
     EngineCrashed,
     EngineRejected,
@@ -32,9 +32,9 @@ PROSE = REPO / "spec" / "protocol.md"
 # --- the schema ----------------------------------------------------------------------------
 
 def test_schema_is_valid_draft_2020_12_with_a_form_per_command() -> None:
-    schema = protocol.protocol_schema()
+    schema = validation.protocol_schema()
     Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == protocol.SCHEMA_ID
+    assert schema["$id"] == validation.SCHEMA_ID
     for cmd in protocol.COMMANDS:
         for form in ("request", "reply", "result"):
             assert f"{cmd}_{form}" in schema["$defs"], f"{cmd}_{form}"
@@ -62,7 +62,7 @@ def test_builders_make_schema_valid_requests() -> None:
     ]
     assert [m["cmd"] for m in built] == list(protocol.COMMANDS)
     for message in built:
-        assert protocol.request_problem(message) is None, message
+        assert validation.request_problem(message) is None, message
     assert built[0] == {"seq": 1, "cmd": "hello", "protocol": 2}
     assert protocol.hello_request(1, 1) == {"seq": 1, "cmd": "hello", "protocol": 1}
     assert protocol.encode(built[3]) == '{"seq":4,"cmd":"apply","action":"0-1"}\n'
@@ -81,7 +81,7 @@ def test_builders_make_schema_valid_requests() -> None:
     ],
 )
 def test_request_problems_name_the_field(message: dict[str, Any], where: str) -> None:
-    problem = protocol.request_problem(message)
+    problem = validation.request_problem(message)
     assert problem is not None and where in problem, problem
 
 
@@ -149,8 +149,8 @@ LEGAL_SAMPLES: list[object] = [
 
 @pytest.mark.parametrize("reply", LEGAL_SAMPLES)
 def test_fast_legal_check_agrees_with_the_schema(reply: object) -> None:
-    fast = protocol.plain_legal_reply(reply)
-    full = protocol.problem(reply, "legal_reply") is None
+    fast = validation.plain_legal_reply(reply)
+    full = validation.problem(reply, "legal_reply") is None
     error_reply = isinstance(reply, dict) and "error" in reply  # always left to the schema
     assert fast == full or (error_reply and not fast), (fast, full)
 
@@ -239,13 +239,13 @@ def test_prose_example_fits_the_schema(example: Example) -> None:
         reply = next((rep for req, rep in _pairs(EXAMPLES) if req is example), None)
         refused = reply is not None and reply.value.get("error", {}).get("code") == "bad_request"
         if example.value.get("cmd") in protocol.COMMANDS and not refused:
-            assert protocol.request_problem(example.value) is None
+            assert validation.request_problem(example.value) is None
         return
     request = next((req for req, rep in _pairs(EXAMPLES) if rep is example), None)
     if request is None or request.value["cmd"] not in protocol.COMMANDS:
-        problem = protocol.problem(example.value, "reply")
+        problem = validation.problem(example.value, "reply")
     else:
-        problem = protocol.reply_problem(example.value, request.value["cmd"])
+        problem = validation.reply_problem(example.value, request.value["cmd"])
     assert problem is None, f"spec/protocol.md:{example.line}: {problem}"
 
 
@@ -357,7 +357,7 @@ def test_server_answers_bad_input_with_errors_and_keeps_serving() -> None:
     assert replies[11]["result"] == {"actions": ["draw"]}
     assert replies[12]["result"]["name"] == "toy"
     for reply in replies:
-        assert protocol.problem(reply, "reply") is None, reply
+        assert validation.problem(reply, "reply") is None, reply
 
 
 def test_server_stops_after_quit() -> None:

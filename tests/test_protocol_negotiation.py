@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.serve.server import run_engine_server
-from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire import validation
 from dominokit.conformance.wire.errors import EngineRejected, ProtocolViolation
 from tests.engines.protocol_one import ProtocolOne
 
@@ -47,7 +48,7 @@ def test_the_reference_answers_each_version_with_that_version() -> None:
     assert three["error"]["message"] == "this engine speaks protocol 1 and 2, not 3"
     for reply, cmd in zip((two, undo_in_two, one, undo_in_one, three),
                           ("hello", "undo", "hello", "undo", "hello"), strict=True):
-        assert protocol.reply_problem(reply, cmd) is None
+        assert validation.reply_problem(reply, cmd) is None
 
 
 def test_an_object_of_protocol_1_is_served_as_one() -> None:
@@ -132,7 +133,7 @@ def test_an_engine_of_protocol_1_passes_the_perft_cases_by_replay(tmp_path: Path
 
 def test_a_python_engine_with_an_undo_method_is_served_with_it() -> None:
     from dominokit.conformance.cases import perft as perft_cases
-    from dominokit.conformance.kit.driver import open_engine
+    from dominokit.conformance.kit.engines import open_engine
 
     deal = perft_cases.positions("poldomino")[0]["deal"]
     engine = open_engine("python:dominokit.conformance.serve.refengine:ReferenceEngine", 30)

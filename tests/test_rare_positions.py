@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.cases import Params, constructed, differential, oracle
+from dominokit.conformance.cases import Params, collect_cases, constructed, differential, oracle
 from dominokit.conformance.cases import match as match_cases
 from dominokit.conformance.cases.compare import Blame
 from dominokit.conformance.cases.drive import scripted, standalone
-from dominokit.conformance.kit.driver import InProcessEngine
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.cases.model import Case
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import (
     Deal,

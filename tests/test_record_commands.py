@@ -15,8 +15,8 @@ import pytest
 import yaml
 
 from dominokit.conformance.commands.cli import main
-from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.commands.trace import validate_file
+from dominokit.conformance.exit_status import ExitStatus
 
 # Szczerbak's widow-faces-1 position of conformance/perft/szczerbak.yaml: widow [2|3] faces
 # player 1 with its 3; on odd 3 the far half must be blank or even (R-SZC-04): 3-4, 3-6 -> 2.

@@ -10,12 +10,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from dominokit.conformance.kit.driver import (
-    EngineFailure,
-    EngineRejected,
-    MalformedReply,
-    read_reply,
-)
+from dominokit.conformance.kit.driver import read_reply
+from dominokit.conformance.wire.errors import EngineFailure, EngineRejected, MalformedReply
 from dominokit.conformance.wire.protocol import MAX_REPLY_LINE_BYTES, check_reply, nesting_depth
 
 SEQ = 4

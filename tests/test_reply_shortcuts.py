@@ -19,16 +19,14 @@ from typing import Any
 
 import pytest
 
-from dominokit.conformance.cases import oracle
-from dominokit.conformance.kit.driver import (
-    InProcessEngine,
-    MalformedReply,
-    ProtocolViolation,
-    _result,
-)
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.cases import collect_cases, oracle
+from dominokit.conformance.cases.model import Case
+from dominokit.conformance.kit.driver import checked_result as _result
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
-from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire import protocol, validation
+from dominokit.conformance.wire.errors import MalformedReply, ProtocolViolation
 from dominokit.reference import finish_hand, new_match, random_deal, start_hand
 from tests.broken.engines import PoldominoBonus66Is60
 
@@ -39,14 +37,14 @@ JsonObject = dict[str, Any]
 def validations(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The definitions the generic validator is run on, in order (the memo starts empty)."""
     seen: list[str] = []
-    generic = protocol.problem
+    generic = validation.problem
 
     def counting(instance: object, definition: str) -> str | None:
         seen.append(definition)
         return generic(instance, definition)
 
-    monkeypatch.setattr(protocol, "problem", counting)
-    monkeypatch.setattr(protocol, "_VALID", protocol._ValidMemo(protocol.VALID_MEMO_SIZE))
+    monkeypatch.setattr(validation, "problem", counting)
+    monkeypatch.setattr(validation, "_VALID", validation._ValidMemo(validation.VALID_MEMO_SIZE))
     yield seen
 
 
@@ -92,12 +90,12 @@ def _reference_answers() -> Iterator[tuple[str, str, Any]]:
 def test_every_reference_answer_fits_its_reply_form() -> None:
     # The premise of the equality shortcut, checked by the generic validator alone.
     kinds: set[tuple[str, str]] = set()
-    with protocol.full_validation():
+    with validation.full_validation():
         for variant, cmd, answer in _reference_answers():
             key = protocol.COMMANDS[cmd].result_key
             assert key is not None
             reply = {"seq": 1, "result": {key: answer}}
-            assert protocol.problem(reply, f"{cmd}_reply") is None, (variant, cmd, answer)
+            assert validation.problem(reply, f"{cmd}_reply") is None, (variant, cmd, answer)
             kinds.add((variant, cmd))
     commands = {"new_hand", "apply", "state", "undo", "new_match", "next_hand", "match_state"}
     assert {cmd for _, cmd in kinds} == commands
@@ -185,7 +183,7 @@ def test_a_valid_message_is_validated_once_whatever_its_seq(validations: list[st
     request = protocol.new_hand_request(1, "poldomino", {}, {
         "hands": [["0-1"], ["2-2"]], "stock": [], "out_of_play": [], "starter": 0})
     for seq in (1, 2):
-        assert protocol.request_problem({**request, "seq": seq}) is None
+        assert validation.request_problem({**request, "seq": seq}) is None
     assert validations == ["state_reply", "request"]
 
 
@@ -221,7 +219,7 @@ def _bare(node: object) -> object:
 def test_every_form_takes_any_plain_seq_alike() -> None:
     # The premise of the memo: a seq constrains nothing but "a non-negative integer" (or
     # null in an error reply), so a message valid with one plain seq is valid with any.
-    schema = protocol.protocol_schema()
+    schema = validation.protocol_schema()
     assert _bare(schema["$defs"]["seq"]) == {"type": "integer", "minimum": 0}
     allowed = [{"$ref": "#/$defs/seq"},
                {"anyOf": [{"$ref": "#/$defs/seq"}, {"type": "null"}]}]
@@ -233,16 +231,16 @@ def test_every_form_takes_any_plain_seq_alike() -> None:
 def test_only_a_plain_seq_is_remembered(validations: list[str]) -> None:
     # 3.0 is an integer to JSON Schema, but the memo keeps to what it can key exactly
     for seq in (3.0, 3.0):
-        assert protocol.request_problem({"seq": seq, "cmd": "legal"}) is None
-    assert protocol.request_problem({"seq": True, "cmd": "legal"}) is not None
-    assert protocol.request_problem({"seq": True, "cmd": "legal"}) is not None
+        assert validation.request_problem({"seq": seq, "cmd": "legal"}) is None
+    assert validation.request_problem({"seq": True, "cmd": "legal"}) is not None
+    assert validation.request_problem({"seq": True, "cmd": "legal"}) is not None
     assert validations == ["request"] * 4
 
 
 def test_full_validation_turns_every_shortcut_off(validations: list[str]) -> None:
     reply, state = _state_reply()
     legal = {"seq": 7, "result": {"actions": ["draw"]}}
-    with protocol.full_validation():
+    with validation.full_validation():
         protocol.check_reply(reply, "state", 7, expect=state)
         protocol.check_reply(reply, "state", 7, expect=state)
         protocol.check_reply(legal, "legal", 7)
@@ -270,7 +268,7 @@ def _outcomes(engine: type[ReferenceEngine], cases: list[Case], full: bool, tmp:
                  r.outcome.diff, r.outcome.failure_kind) for r in report.records]
 
     if full:
-        with protocol.full_validation():
+        with validation.full_validation():
             return run()
     return run()
 
@@ -355,5 +353,5 @@ def test_no_expected_line_without_an_answer_or_under_full_validation() -> None:
     _, state = _state_reply()
     assert protocol.expected_line("hello", 1, {"name": "x"}) is None  # no single result field
     assert protocol.expected_line("state", 1, None) is None
-    with protocol.full_validation():
+    with validation.full_validation():
         assert protocol.expected_line("state", 1, state) is None

@@ -18,9 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.cases import bad_requests, requests
-from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine, open_engine
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.cases import bad_requests, collect_cases, requests
+from dominokit.conformance.cases.model import Case
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.engines import open_engine
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from tests.broken.engines import Broken

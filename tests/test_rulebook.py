@@ -188,7 +188,8 @@ def test_the_opening_page_has_every_published_score(pages: dict[str, str]) -> No
 
 
 def run_example(tmp_path: Path, variant: str, kinds: tuple[str, ...]) -> Any:
-    from dominokit.conformance.run.runner import collect_cases, run_suite
+    from dominokit.conformance.cases import collect_cases
+    from dominokit.conformance.run.runner import run_suite
 
     cases = [c for c in collect_cases(variant) if c.kind in kinds]
     command = f"{sys.executable} {EXAMPLE_ENGINE}"

@@ -15,22 +15,17 @@ from typing import Any, ClassVar
 import pytest
 
 from dominokit.conformance import traces
-from dominokit.conformance.cases import KINDS, differential
-from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.cases import KINDS, SUITE_VERSION, collect_cases, differential
+from dominokit.conformance.cases.model import Case, ConformanceError
+from dominokit.conformance.commands.conform import run_conform
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.expectations import (
     Expectations,
     ExpectationsError,
     parse_expectations,
 )
 from dominokit.conformance.run.report import Report, format_outcome
-from dominokit.conformance.run.runner import (
-    SUITE_VERSION,
-    Case,
-    ConformanceError,
-    collect_cases,
-    run_conform,
-    run_suite,
-)
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
 from dominokit.reference import variant_ids
@@ -266,7 +261,7 @@ def test_format_outcome_of_an_errored_case() -> None:
 
 
 def run_case_outcome() -> Any:
-    from dominokit.conformance.run.runner import Outcome
+    from dominokit.conformance.cases.model import Outcome
 
     return Outcome("errored", "engine timeout: no reply", failure_kind="timeout")
 

@@ -19,12 +19,13 @@ import yaml
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases.golden import judge
+from dominokit.conformance.cases.model import Outcome
 from dominokit.conformance.cases.repro import write_rejection
 from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
-from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.report import format_outcome
-from dominokit.conformance.run.runner import Outcome, run_suite
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import TooLarge, Walker
 from dominokit.conformance.wire.errors import EngineRejected

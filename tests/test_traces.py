@@ -275,7 +275,7 @@ def test_cli_record_from_a_deal_file(tmp_path: Path, bundle: list[traces.Trace])
 
 
 def test_replay_through_the_protocol_subprocess(bundle: list[traces.Trace]) -> None:
-    from dominokit.conformance.kit.driver import open_engine
+    from dominokit.conformance.kit.engines import open_engine
 
     engine = open_engine(None)
     try:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.kit.driver import InProcessEngine
-from dominokit.conformance.run.runner import collect_cases, run_suite
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from tests.broken import undo as undo_mutants

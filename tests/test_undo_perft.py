@@ -12,8 +12,8 @@ import pytest
 
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases import perft as perft_cases
-from dominokit.conformance.kit.driver import InProcessEngine
-from dominokit.conformance.run.runner import Context, run_case
+from dominokit.conformance.cases.model import Context, run_case
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.perft import TooLarge, UndoFailed, Walker
 from tests.engines.protocol_one import ProtocolOne

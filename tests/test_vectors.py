@@ -14,7 +14,8 @@ import pytest
 from dominokit.conformance.commands.cli import main
 from dominokit.conformance.export.files import MANIFEST
 from dominokit.conformance.export.replay import Tally, load, run_folder
-from dominokit.conformance.kit.driver import InProcessEngine, SubprocessEngine
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.reference import variant_ids
 from dominokit.spec.spec import validator

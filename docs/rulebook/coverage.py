@@ -65,7 +65,7 @@ class Coverage:
 @functools.cache
 def coverage() -> Coverage:
     """The rule map of the whole suite (all variants), built once."""
-    from dominokit.conformance.run.runner import collect_cases
+    from dominokit.conformance.cases import collect_cases
 
     rules: dict[str, RuleTests] = {}
     trace_rules: dict[str, tuple[str, ...]] = {}

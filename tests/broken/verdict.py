@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import cache
 
-from dominokit.conformance.kit.driver import InProcessEngine
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.cases.model import Case
+from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.report import Report
-from dominokit.conformance.run.runner import Case, collect_cases, run_suite
+from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from tests.broken.engines import Broken
 from tests.broken.registry import BROKEN
