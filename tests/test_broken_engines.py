@@ -64,8 +64,8 @@ def test_reference_passes_every_case_the_broken_engines_run() -> None:
 
 
 def test_broken_engines_load_by_name() -> None:
-    engine = open_engine("python:tests.broken.engines:WidowStarterLowerHalf")
-    hello = engine.hello()
+    with open_engine("python:tests.broken.engines:WidowStarterLowerHalf") as engine:
+        hello = engine.hello()
     assert "szczerbak" in hello.variants
 
 
