@@ -83,7 +83,7 @@ def script(seed: int = 7) -> list[Request]:
 
 def published_opening() -> JsonObject:
     """The deal of the bundled trace ``pijanowski/published-opening``, whose first player
-    has 2,772 legal actions (tests/test_traces.py counts them by hand)."""
+    has 2,772 legal actions (tests/conformance/test_traces.py counts them by hand)."""
     entry = next(f for f in traces.bundled_trace_files("pijanowski")
                  if f.name == "published-opening.yaml")
     return dict(traces.load_trace(entry).hands[0].deal)

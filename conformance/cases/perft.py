@@ -4,7 +4,7 @@ Counting every path through the first few actions checks the whole move generato
 opening, matching, parity, drawing, passing, the extra tile and the end conditions (a sequence
 whose last action ends the hand counts but is not extended). Positions and expected counts live
 in ``conformance/perft/<variant>.yaml``; the counts come from an independent generator
-(``tests/test_perft_independent.py``), never from the reference. The walk is
+(``tests/reference/test_perft_independent.py``), never from the reference. The walk is
 ``traces.perft.Walker``, by ``undo`` when the engine's ``hello`` declares it and by replaying
 from the deal otherwise (same counts either way); on a mismatch the count per first action is
 compared with the stored breakdown, and a perft trace (the deal, the prefix and the divided

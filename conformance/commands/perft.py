@@ -5,7 +5,8 @@ position; a sequence whose last action ends the hand counts but is not extended.
 computes counts with the reference engine in-process and, with ``--record``, writes them to
 ``conformance/perft/<variant>.yaml`` as a position the suite runs against every engine, so
 adding perft data for a new game needs no Python. The stored counts are then recomputed by a
-second generator that shares no code with the reference (``tests/test_perft_independent.py``),
+second generator that shares no code with the reference
+(``tests/reference/test_perft_independent.py``),
 which is what makes them expectations rather than a copy of the reference's answers.
 """
 
@@ -37,7 +38,8 @@ HEADER = """\
 # every action (draw, pass, stop included) is one step, and a sequence whose last action ends
 # the hand is counted but not extended. The position is `deal` followed by `actions`.
 # Written by `dominokit perft {variant} --deal FILE --depth N --record FILE`; the counts are
-# recomputed by the independent generator in tests/test_perft_independent.py (which does not
+# recomputed by the independent generator in tests/reference/test_perft_independent.py (which does
+# not
 # use the reference engine). `divide` is the count per first action, printed on a mismatch.
 """
 

@@ -400,7 +400,7 @@ def answers_as_expected(reply: object, cmd: str, expect: Any) -> bool:
     """True when ``reply`` is ``{"seq": n, "result": {key: value}}`` with a plain seq and
     ``value`` the same JSON as ``expect`` (the reference's answer): then the reply fits the
     ``cmd`` reply form exactly when the reference's answer does, and that one always does
-    (tests/test_reply_shortcuts.py checks it on every kind of answer of every variant).
+    (tests/conformance/test_reply_shortcuts.py checks it on every kind of answer of every variant).
 
     False only means "not shown by equality": the caller then validates in full.
     """
@@ -423,7 +423,8 @@ def expected_line(cmd: str, seq: int, expect: Any) -> bytes | None:
     to be good: one object with unique keys, ASCII, nested no deeper than the reference's
     answer, with the seq asked for and a result equal to ``expect``, which fits the reply form
     (see ``answers_as_expected``). The caller then needs neither ``parse_message``'s guards nor
-    the reply check: both would pass (tests/test_reply_shortcuts.py). Any other line, equal in
+    the reply check: both would pass (tests/conformance/test_reply_shortcuts.py). Any other line,
+    equal in
     JSON or not, takes the usual way.
     """
     key = COMMANDS[cmd].result_key

@@ -96,7 +96,8 @@ def checked(message: object, definition: str) -> str | None:
     An engine is asked the same thing again and again (a perft walk re-deals one hand for every
     path; a refused action must leave the state as it was), so a message that is, but for its
     seq, one already found valid is valid again: every form accepts any plain non-negative seq
-    alike (tests/test_reply_shortcuts.py checks the schema for that). Only valid verdicts are
+    alike (tests/conformance/test_reply_shortcuts.py checks the schema for that). Only valid
+    verdicts are
     kept, so every problem is found and worded afresh.
     """
     key = _memo_key(message)
