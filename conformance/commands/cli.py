@@ -147,7 +147,8 @@ def _add_conform(commands: Any) -> None:
                         "never (default auto)")
 
 
-def _build_parser() -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line's parser (tests parse with it to get every default)."""
     parser = _Parser(
         prog="dominokit",
         description="Rules, reference engine and conformance kit for four Polish domino games.",
@@ -403,7 +404,7 @@ def _stop_signals() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns an ``ExitStatus`` (see ``EXIT_STATUS_HELP``)."""
-    parser = _build_parser()
+    parser = build_parser()
     try:
         args = parser.parse_args(argv)
         if args.command == "trace" and args.trace_command == "record" \

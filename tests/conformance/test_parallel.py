@@ -127,14 +127,14 @@ def test_the_default_runs_one_worker_per_usable_cpu_with_the_serial_records(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     started: list[int] = []
-    real_pool = parallel.Pool
+    real_pool = parallel.ForkedPool
 
     def counting_pool(cases: Any, start: Any, report_dir: Path, workers: int) -> Any:
         started.append(workers)
         return real_pool(cases, start, report_dir, workers)
 
     monkeypatch.setattr(settings, "usable_cpus", lambda: 2)
-    monkeypatch.setattr(parallel, "Pool", counting_pool)
+    monkeypatch.setattr(parallel, "ForkedPool", counting_pool)
     common = ["conform", "--engine", BROKEN, "--variant", "szczerbak", "--examples", "2",
               "--only", "[gp]*", "--report-dir", str(tmp_path / "report"), "--color", "never"]
     assert main([*common, "--json", str(tmp_path / "default.json")]) == ExitStatus.FAILED
