@@ -17,7 +17,7 @@ import pytest
 
 import dominokit.reference as reference
 from dominokit.conformance.kit.driver import Engine, SubprocessEngine
-from dominokit.conformance.kit.engines import open_engine
+from dominokit.conformance.kit.engines import EngineSpecError, open_engine
 from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.kit.process import STDERR_TAIL_BYTES
 from dominokit.conformance.serve.refengine import ReferenceEngine
@@ -236,8 +236,8 @@ def test_open_engine_forms() -> None:
     default = open_engine(None, timeout=FAST)
     assert isinstance(default, SubprocessEngine)
     assert default.argv == [sys.executable, "-m", "dominokit.conformance.serve.server"]
-    for bad in ("python:json", "python::make", "python:json:", ""):
-        with pytest.raises(EngineStartupFailed):
+    for bad in ("python:json", "python::make", "python:json:", "", "'unclosed"):
+        with pytest.raises(EngineSpecError):  # found before anything starts
             open_engine(bad, timeout=FAST)
     # No code of a Python engine runs in the kit: a module that cannot be imported is the
     # worker's startup failure, reported with its words.
@@ -445,9 +445,9 @@ def no_linux_extras(monkeypatch: pytest.MonkeyPatch) -> None:
     """The driver as it runs where there is no pidfd and no /proc: exits are noticed by
     polling, and a kill reaches the engine's process group only."""
     import dominokit.conformance.kit.containment as containment
-    import dominokit.conformance.kit.driver as driver
+    import dominokit.conformance.kit.process as process
 
-    monkeypatch.setattr(driver, "_exit_watch", lambda pid: None)
+    monkeypatch.setattr(process, "_exit_watch", lambda pid: None)
     monkeypatch.setattr(containment, "PROC", Path("/nonexistent-proc"))
 
 

@@ -55,6 +55,9 @@ def test_wheel_contains_data_under_dominokit(installed_wheel: Path) -> None:
     assert (site / "dominokit" / "spec" / "spec.py").is_file()
     assert (site / "dominokit" / "spec" / "py.typed").is_file()
     assert not (site / "dominokit" / "rulebook").exists()
+    # The benchmark measures the kit and the reference for their developers: not shipped.
+    assert not (site / "dominokit" / "bench").exists()
+    assert not list((site / "dominokit").rglob("bench*.py"))
     # No generic top-level import names leak into site-packages.
     for generic in ("reference", "conformance", "spec", "rulebook", "docs"):
         assert not (site / generic).exists()
@@ -92,6 +95,9 @@ def test_installed_command_runs_from_any_folder(installed_wheel: Path, tmp_path:
     assert "Szczerbak" in played.stdout
     checked = _run(installed_wheel, tmp_path, "spec", "check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    bench = _run(installed_wheel, tmp_path, "bench", "--quick")
+    assert bench.returncode == 4, bench.stdout + bench.stderr
+    assert "runs from a checkout" in bench.stderr
     where = subprocess.run(
         [str(installed_wheel / "bin" / "python"), "-c",
          "import dominokit.reference as r; print(r.__file__)"],
