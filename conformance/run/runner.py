@@ -184,8 +184,9 @@ def _loop(pool: workers.Pool, cases: Sequence[Case], report: Report, lines: Stre
                     terminal.start(recorded, cases[index].id)
                     pool.send(worker, index)
         try:
-            for finished in pool.results():
-                done[finished.index] = finished
+            if pool.running():  # a forked pool waits on its busy workers: there must be one
+                for finished in pool.results():
+                    done[finished.index] = finished
         except CaseInterrupted as stopped:  # a serial run's case, with what it found so far
             _add(report, lines, cases[recorded], stopped.outcome, 0.0)
             raise
