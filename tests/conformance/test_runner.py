@@ -458,7 +458,7 @@ def test_a_repro_that_cannot_be_written_does_not_change_the_verdict(tmp_path: Pa
 
 def test_a_report_is_replaced_whole_or_not_at_all(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from dominokit.conformance.run import report as report_module
+    from dominokit.conformance import atomic
 
     target = tmp_path / "r.json"
     target.write_text("previous\n")
@@ -466,7 +466,7 @@ def test_a_report_is_replaced_whole_or_not_at_all(tmp_path: Path,
     def refuse(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(report_module.os, "replace", refuse)
+    monkeypatch.setattr(atomic.os, "replace", refuse)
     cases = collect_cases("szczerbak", only="perft/*-d1", examples=2)[:1]
     report = run_suite(reference(), cases=cases, json_path=target, report_dir=tmp_path,
                        out=io.StringIO())
