@@ -7,9 +7,8 @@ a configuration the engine would refuse. :func:`check_document` is the one entry
 file's YAML problems, then its schema problems, then these; ``dominokit spec check`` and every
 load of a rule file run it, so a broken spec is reported, located, before any hand is played.
 
-The checks need the rule-book model of spec.py (the bundled files, option resolution), and
-spec.py runs them on every file it loads; so spec.py is imported inside the three functions
-that need it, never at the top, and either module can be imported first.
+The checks need the bundled files (:mod:`bundled`) and option resolution (:mod:`options`),
+never the loader (:mod:`spec`), which runs them on every file it loads.
 """
 
 from __future__ import annotations
@@ -21,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dominokit.spec.bundled import bundled_common_file, bundled_variant_files
 from dominokit.spec.errors import SpecProblem
+from dominokit.spec.options import is_option_ref, resolve_config
 from dominokit.spec.yamldoc import (
     JsonPath,
     Source,
@@ -74,8 +75,6 @@ def _context_sites(stem: str, is_common: bool) -> tuple[list[_RuleSite], list[_R
     A file with the same name as a bundled file stands in for it (a working copy), so the
     bundled one is left out instead of reported as a duplicate of every rule.
     """
-    from dominokit.spec.spec import bundled_common_file, bundled_variant_files
-
     common: list[_RuleSite] = []
     if not is_common and bundled_common_file().is_file():
         common = _rule_sites(_bundled_document(str(bundled_common_file())))
@@ -260,8 +259,6 @@ class _SemanticCheck:
 
     def _resolved_configs(self) -> None:
         """Resolve with each value of each option and validate what the engine would see."""
-        from dominokit.spec.spec import resolve_config
-
         for name, spec in self.options.items():
             for index, value in enumerate(spec["values"]):
                 chosen = {n: s["default"] for n, s in self.options.items()}
@@ -281,8 +278,6 @@ class _SemanticCheck:
     def _dealable(self) -> None:
         """Every configuration must be dealable: with the defaults, at the file's own lines;
         with each other option value, at that value (only what the defaults do not show)."""
-        from dominokit.spec.spec import is_option_ref, resolve_config
-
         defaults = {name: spec["default"] for name, spec in self.options.items()}
         base = _deal_problems(resolve_config(self.view, self.options, defaults))
         for path, message in base:
@@ -406,8 +401,6 @@ def _walk_mappings(node: Any, path: JsonPath, skip: tuple[str, ...] = ()
 
 def _option_refs(root: Any) -> list[tuple[JsonPath, str]]:
     """Every ``{option: NAME}`` outside the options section, with its path."""
-    from dominokit.spec.spec import is_option_ref
-
     found: list[tuple[JsonPath, str]] = []
 
     def visit(node: Any, path: JsonPath) -> None:
