@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominokit.reference import board
+from dominokit.reference import board, board_plain
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
@@ -231,16 +231,16 @@ class BoardTable:
     rows: int
     cols: int
     placements: tuple[BoardPlacement, ...] = ()
-    grid: board.Grid = field(default=(), compare=False, repr=False)
+    grid: board_plain.Grid = field(default=(), compare=False, repr=False)
     _kept: _Kept | None = field(default=None, compare=False, repr=False)
     _parent: BoardTable | None = field(default=None, compare=False, repr=False)
     """The board this one was made from by one placement, until this one is first asked."""
 
     def __post_init__(self) -> None:
         if not self.grid:
-            grid = board.empty_grid(self.rows, self.cols)
+            grid = board_plain.empty_grid(self.rows, self.cols)
             for p in self.placements:
-                grid = board.place(grid, p.cells, p.pips)
+                grid = board_plain.place(grid, p.cells, p.pips)
             object.__setattr__(self, "grid", grid)
 
     @property
@@ -346,7 +346,7 @@ class BoardTable:
         the same values the constructor would set, and ``__post_init__`` has nothing to do
         once the grid is given.
         """
-        grid = board.place(self.grid, placement.cells, placement.pips)
+        grid = board_plain.place(self.grid, placement.cells, placement.pips)
         made = object.__new__(BoardTable)
         made.__dict__.update(rows=self.rows, cols=self.cols,
                              placements=(*self.placements, placement), grid=grid, _kept=None,

@@ -41,6 +41,7 @@ from dominokit.reference import (
     Action,
     HandState,
     board,
+    board_plain,
     finish_hand,
     legal_actions,
     new_match,
@@ -158,12 +159,12 @@ def _scanned_actions(state: HandState) -> list[Action]:
         found = set()
         for r, row in enumerate(grid):
             for c in range(len(row)):
-                for b in board.neighbours(grid, (r, c)):
+                for b in board_plain.neighbours(grid, (r, c)):
                     cells = ((r, c), b)
                     if tile.is_double and b < (r, c):
                         continue
                     pips = (tile.low, tile.high)
-                    if board.contact_violation(grid, cells, pips, table.empty) is None:
+                    if board_plain.contact_violation(grid, cells, pips, table.empty) is None:
                         found.add(cells)
         out += [Action.board(tile, a, b) for a, b in sorted(found)]
     return out
