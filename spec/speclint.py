@@ -276,10 +276,11 @@ class _SemanticCheck:
 
 
     def _dealable(self) -> None:
-        """Every configuration must be dealable: with the defaults, at the file's own lines;
-        with each other option value, at that value (only what the defaults do not show)."""
+        """Every configuration must be dealable and its mechanics must fit one another: with
+        the defaults, at the file's own lines; with each other option value, at that value
+        (only what the defaults do not show)."""
         defaults = {name: spec["default"] for name, spec in self.options.items()}
-        base = _deal_problems(resolve_config(self.view, self.options, defaults))
+        base = _configuration_problems(resolve_config(self.view, self.options, defaults))
         for path, message in base:
             found = find_path(self.view, ".".join(map(str, path)))
             written: Any = found[0][found[1]] if found is not None else None
@@ -294,10 +295,59 @@ class _SemanticCheck:
                 if contains_value([spec["default"]], value):
                     continue
                 config = resolve_config(self.view, self.options, {**defaults, name: value})
-                for path, message in _deal_problems(config):
+                for path, message in _configuration_problems(config):
                     if (path, message) not in base:
                         self._add(("options", name, "values", index),
                                   f"with {name}={key_text(value)}: {json_path(path)}: {message}")
+
+
+def _configuration_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    return _deal_problems(config) + config_problems(config)
+
+
+def config_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    """(path, message) for each mechanic of a resolved, schema-valid configuration that does
+    not fit the table or the setup, so that no hand could be played by it.
+
+    A board matches by contacts and opens anywhere, a chain neither (R-PIJ-03/04); a widow
+    opening or starter needs a widow remainder; a one_set_each deal (R-PIJ-11) needs one copy
+    of the set per player, every tile dealt. The engine runs this on every configuration it
+    reads (a choice of several options is checked nowhere else).
+    """
+    setup, turn = config["setup"], config["turn"]
+    kind, remainder = config["components"]["table"]["kind"], setup["remainder"]
+    board, widow = kind == "board", remainder == "widow"
+    pairs: list[tuple[JsonPath, bool, bool]] = [
+        (("turn", "matching", "policy"), turn["matching"]["policy"] == "board_contacts", board),
+        (("turn", "opening", "policy"), turn["opening"]["policy"] == "anywhere", board),
+        (("turn", "opening", "policy"), turn["opening"]["policy"] == "widow", widow),
+        (("setup", "starter"), setup["starter"] == "widow", widow),
+    ]
+    found: list[tuple[JsonPath, str]] = [
+        (path, f"this mechanic does not fit the table or setup ({kind} table, {remainder} "
+               "remainder)")
+        for path, uses, needs in pairs if uses != needs]
+    tiles = config["components"]["tiles"]
+    if (setup.get("deal") or {}).get("policy") == "one_set_each":
+        one_set = len(_tile_count_set(tiles["max_pip"], tiles["doubles"]))
+        if not (tiles["copies"] == PLAYERS and remainder == "none"
+                and setup["hand_size"] == one_set):
+            found.append((("setup", "deal", "policy"),
+                          f"one_set_each needs components.tiles.copies: {PLAYERS} (one set per "
+                          f"player), setup.hand_size: {one_set} (one set) and "
+                          f"setup.remainder: none; got copies {tiles['copies']}, hand_size "
+                          f"{setup['hand_size']}, remainder {remainder}"))
+    return found
+
+
+PLAYERS = 2
+"""Every variant is for two players, so a deal has two hands (R-ALL-02)."""
+
+
+def _tile_count_set(max_pip: int, doubles: bool) -> list[tuple[int, int]]:
+    """The (low, high) pairs of one set of tiles up to ``max_pip`` (R-ALL-01)."""
+    return [(low, high) for low in range(max_pip + 1) for high in range(low, max_pip + 1)
+            if doubles or low != high]
 
 
 def _whole(value: object) -> int | None:
