@@ -12,6 +12,7 @@ import bisect
 from collections.abc import Mapping
 
 from dominokit.reference import board, board_plain, chain
+from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
@@ -19,8 +20,6 @@ from dominokit.reference.notation import Action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.state import (
-    BoardPlacement,
-    BoardTable,
     Event,
     HandResult,
     HandState,

@@ -48,7 +48,7 @@ from dominokit.reference.board_plain import (
     placements_of_tiles,
     regions,
 )
-from dominokit.reference.state import BoardTable
+from dominokit.reference.board_table import BoardTable
 from dominokit.spec.spec import load_variant
 
 EXAMPLES = settings().max_examples

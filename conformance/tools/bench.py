@@ -49,7 +49,7 @@ from dominokit.reference import (
     start_hand,
     variant_ids,
 )
-from dominokit.reference.state import BoardTable
+from dominokit.reference.board_table import BoardTable
 
 JsonObject = dict[str, Any]
 Reply = tuple[str, JsonObject, Any]
