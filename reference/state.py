@@ -6,10 +6,11 @@ state (``evolve``) and leaves the old one as it was. Why values, and not one sta
 place with an undo stack (python-chess's ``push``/``pop``): a reference is read and compared
 more than it is searched. Callers keep any state they like (a trace's every position, a
 differential test's two engines side by side, the kit's shrinking back to an earlier
-position) and compare or hash them, and no caller can leave a state half-undone. The cost is one new object per action, kept
-small: HandState and ChainTable are slotted frozen dataclasses (reading a slot is quicker,
-which pays for the frozen constructor's per-field writes) and an Event is a named tuple
-(built in one step; events are records, created one to three per action).
+position) and compare or hash them, and no caller can leave a state half-undone. The cost
+is one new object per action, kept small: HandState and ChainTable are slotted frozen
+dataclasses (reading a slot is quicker, which pays for the frozen constructor's per-field
+writes) and an Event is a named tuple (built in one step; events are records, created one
+to three per action).
 
 What the engine works out about a board (each tile's legal placements, brought up to date
 from the board before) is not part of any value: it is kept in ``board_table.MEMO``, a memo
