@@ -232,7 +232,7 @@ def _lake_of(size: int, played: oracle.Played) -> bool:
 
 def _region_of(size: int, played: oracle.Played) -> bool:
     """A placement left a new empty region of exactly ``size`` cells next to it."""
-    from dominokit.reference import board
+    from dominokit.reference import board_plain as board
 
     for state, text in zip(played.states[1:], played.actions, strict=True):
         grid = getattr(state.table, "grid", None)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
@@ -245,8 +246,7 @@ def _add_bench_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     try:
         from dominokit.bench.command import add_bench_parser
     except ImportError:
-        commands.add_parser("bench", help="benchmarks (from a checkout of the repository)",
-                            add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
+        commands.add_parser("bench", help="benchmarks (from a checkout of the repository)")
         return
     add_bench_parser(commands)
 
@@ -296,13 +296,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
     if args.command == "bench":
-        try:
-            from dominokit.bench.command import run_bench
-        except ImportError:
-            print("dominokit bench: the benchmark runs from a checkout of the repository "
-                  "(pip install -e . there); it is not part of the installed kit",
-                  file=sys.stderr)
-            return ExitStatus.USAGE_ERROR
+        from dominokit.bench.command import run_bench
+
         return run_bench(args)
     if args.command == "export":
         from dominokit.conformance.export.files import run_export
@@ -404,9 +399,14 @@ def _stop_signals() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns an ``ExitStatus`` (see ``EXIT_STATUS_HELP``)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["bench"] and importlib.util.find_spec("dominokit.bench") is None:
+        print("dominokit bench: the benchmark runs from a checkout of the repository "
+              "(pip install -e . there); it is not part of the installed kit", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
         if args.command == "trace" and args.trace_command == "record" \
                 and args.seed is not None and args.actions:
             parser.error("trace record: --actions goes with --deal; --seed plays its own actions")
