@@ -96,7 +96,16 @@ def _add_conform(commands: Any) -> None:
     )
     select = conform.add_argument_group("what to run")
     select.add_argument("--variant", help="only cases of this variant")
-    select.add_argument("--only", metavar="GLOB", help="only cases whose id matches GLOB")
+    select.add_argument("--only", metavar="GLOB", action="append",
+                        help="only cases whose id matches GLOB (repeatable: any of them)")
+    select.add_argument("--skip", metavar="GLOB", action="append",
+                        help="leave out cases whose id matches GLOB (repeatable)")
+    select.add_argument("--rule", metavar="RULE", action="append",
+                        help="only cases that cover this rule id, e.g. R-SZC-04 (a glob; "
+                        "repeatable: any of them)")
+    select.add_argument("--lf", "--last-failed", dest="lf", action="store_true",
+                        help="only the cases that failed the last run with this --report-dir "
+                        "(all of the selection when none did)")
     select.add_argument("--list", action="store_true",
                         help="print the selected case ids, one per line, and run nothing")
     select.add_argument(
@@ -106,6 +115,10 @@ def _add_conform(commands: Any) -> None:
     )
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
+    select.add_argument(
+        "--since", metavar="VERSION",
+        help="the suite version your engine last conformed to: failures in cases added or "
+        "changed after it are counted apart, with what the changelog says about each")
     select.add_argument(
         "-j", "--workers", type=settings.argument_type(settings.workers),
         default=settings.AUTO, metavar="N",

@@ -30,6 +30,7 @@ from dominokit.conformance.expectations import Expectations, Judgement
 
 if TYPE_CHECKING:
     from dominokit.conformance.driver import Hello
+    from dominokit.conformance.run.history import Entry
     from dominokit.conformance.runner import Case, Outcome
 
 DIFF_LINES_SHOWN = 80
@@ -74,6 +75,10 @@ class CaseRecord:
     outcome: Outcome
     seconds: float
     judgement: Judgement
+    since: str | None = None
+    """The suite version that added or last changed the case."""
+    changes: tuple[Entry, ...] = ()
+    """What the changelog says about the case since the version given by ``--since``."""
 
     def to_json(self) -> dict[str, Any]:
         """The case record of the JSON report."""
@@ -87,6 +92,9 @@ class CaseRecord:
             "variant": self.variant,
             "options": self.options,
             "covers": list(self.covers),
+            "since": self.since,
+            "changes": [{"version": e.version, "section": e.section, "text": e.text}
+                        for e in self.changes],
             **self.outcome.to_json(),
             "seconds": round(self.seconds, 4),
             "expectation": expectation,
@@ -135,13 +143,71 @@ class Report:
     unused_expectations: list[str] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
     """Reports that could not be written (the run keeps its verdict; the CLI exits 4)."""
+    since: str | None = None
+    """The suite version the engine's author names (``--since``): failures in cases newer
+    than it are counted apart, with what the changelog says about each."""
 
     def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
         """Record one case's outcome, judged against the expectations."""
+        from dominokit.conformance.run import history
+
+        changes: tuple[Entry, ...] = ()
+        if self.since is not None:
+            changes = tuple(history.load().entries(case.id, self.since))
         record = CaseRecord(case.id, case.kind, case.variant, dict(case.options), case.rules,
-                            outcome, seconds, self.expectations.judge(case.id, outcome.status))
+                            outcome, seconds, self.expectations.judge(case.id, outcome.status),
+                            case.since, changes)
         self.records.append(record)
         return record
+
+    def failing(self) -> list[CaseRecord]:
+        """The records that fail the run."""
+        return [record for record in self.records if not record.judgement.ok]
+
+    def since_summary(self) -> dict[str, Any] | None:
+        """The failures counted against ``since``: how many, how many in newer cases, and
+        those by the version that added or changed their case (None without ``--since``)."""
+        if self.since is None:
+            return None
+        from dominokit.conformance.run.history import version_key
+
+        floor = version_key(self.since)
+        by_version: dict[str, int] = {}
+        for record in self.failing():
+            if record.since is not None and version_key(record.since) > floor:
+                by_version[record.since] = by_version.get(record.since, 0) + 1
+        return {"version": self.since, "failures": len(self.failing()),
+                "newer": sum(by_version.values()),
+                "by_version": dict(sorted(by_version.items(),
+                                          key=lambda item: version_key(item[0])))}
+
+    def since_lines(self) -> list[str]:
+        """``--since 1.0.0: 3 failures, all in cases new in 2.0.0``, then each changelog entry
+        behind those failures with the cases it concerns."""
+        summary = self.since_summary()
+        if summary is None:
+            return []
+        failures, newer = summary["failures"], summary["newer"]
+        versions = ", ".join(summary["by_version"])
+        noun = "failure" if failures == 1 else "failures"
+        if failures == 0:
+            text = "no failures"
+        elif newer == failures:
+            text = f"{failures} {noun}, all in cases new in {versions}"
+        elif newer == 0:
+            text = f"{failures} {noun}, none in cases newer than {self.since}"
+        else:
+            text = (f"{failures} {noun}, {newer} in cases new in {versions}, "
+                    f"{failures - newer} in cases of {self.since} or before")
+        lines = [f"--since {self.since}: {text}"]
+        entries: dict[Entry, list[str]] = {}
+        for record in self.failing():
+            for entry in record.changes:
+                entries.setdefault(entry, []).append(record.case_id)
+        for entry, ids in entries.items():
+            lines.append(f"  {entry.version} ({entry.section.lower()}): {entry.text}")
+            lines.append(f"    failing here: {', '.join(ids)}")
+        return lines
 
     def finish(self, case_ids: list[str]) -> None:
         """Close the run; note expectation entries that matched none of the selected cases."""
@@ -210,7 +276,7 @@ class Report:
                              "unused": self.unused_expectations}
             if self.expectations.entries else None,
             "summary": {**counts, "ok": self.ok, "by_variant": self.counts_by("variant"),
-                        "by_kind": self.counts_by("kind")},
+                        "by_kind": self.counts_by("kind"), "since": self.since_summary()},
             "cases": [record.to_json() for record in self.records],
         }
 

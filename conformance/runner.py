@@ -37,9 +37,10 @@ from dominokit.conformance.report import CaseRecord, Progress, Report
 from dominokit.conformance.terminal import Terminal
 from dominokit.reference.errors import DominokitError
 
-SUITE_VERSION: Final = "1.0.0"
-"""Semantic version of the suite: major when the protocol or a ruling changes (results of an
-unchanged engine may change), minor when cases are added, patch for fixes to the kit."""
+SUITE_VERSION: Final = "2.0.0"
+"""Semantic version of the suite (docs/engines/versions.md): major when a new or stricter case
+can fail an engine that conformed to the last release, minor for a case such an engine cannot
+fail, patch for wording. It is the newest release of CHANGELOG.md (a test checks)."""
 
 Status = Literal["passed", "failed", "errored", "not_applicable", "not_run"]
 STATUSES: Final[tuple[Status, ...]] = ("passed", "failed", "errored", "not_applicable",
@@ -223,6 +224,13 @@ class Case:
         """The variant and option values an engine must list in ``hello``."""
         return Requirement(self.variant, tuple(sorted(self.options.items())))
 
+    @property
+    def since(self) -> str | None:
+        """The suite version that added or last changed this case (``run.history``)."""
+        from dominokit.conformance.run import history
+
+        return history.load().since(self.id)
+
     def run(self, engine: Engine, ctx: Context) -> Outcome:
         """Run the body (no applicability check and no failure handling: see ``run_case``)."""
         return self.body(engine, ctx)
@@ -230,14 +238,19 @@ class Case:
 
 def collect_cases(
     variant: str | None = None,
-    only: str | None = None,
+    only: str | Sequence[str] | None = None,
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
+    *,
+    skip: Sequence[str] = (),
+    rules: Sequence[str] = (),
 ) -> list[Case]:
-    """Every case of the suite, in a stable order; ``variant`` and the ``only`` glob filter.
+    """Every case of the suite, in a stable order, narrowed as asked.
 
-    ``examples`` and ``seed`` size and seed the random (differential) cases. Collection is
-    cheap: searches for special positions run inside the case bodies.
+    ``variant`` keeps one variant; ``only`` (a glob or several: their union), ``skip`` (globs
+    to leave out) and ``rules`` (rule ids or globs, any of which a case must cover) filter the
+    case ids. ``examples`` and ``seed`` size and seed the random (differential) cases.
+    Collection is cheap: searches for special positions run inside the case bodies.
     """
     from dominokit.conformance.cases import collect
     from dominokit.reference import variant_ids
@@ -245,15 +258,19 @@ def collect_cases(
     known = variant_ids()
     if variant is not None and variant not in known:
         raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
-    cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
+    globs = (only,) if isinstance(only, str) else tuple(only or ())
+    cases = collect([variant] if variant else known, examples=examples, seed=seed,
+                    only=globs or None)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
             raise RuntimeError(f"duplicate case id {case.id!r}")  # a bug in the suite
         seen.add(case.id)
-    if only:
-        cases = [case for case in cases if fnmatchcase(case.id, only)]
-    return cases
+    return [case for case in cases
+            if (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
+            and not any(fnmatchcase(case.id, glob) for glob in skip)
+            and (not rules or any(fnmatchcase(rule, want) for rule in case.rules
+                                  for want in rules))]
 
 
 def run_case(case: Case, engine: Engine, ctx: Context) -> Outcome:
@@ -356,7 +373,7 @@ def run_suite(
     engine_spec: str | Engine | None = None,
     *,
     variant: str | None = None,
-    only: str | None = None,
+    only: str | Sequence[str] | None = None,
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
     timeout: float = DEFAULT_TIMEOUT,
@@ -375,6 +392,7 @@ def run_suite(
     maxfail: int = 0,
     workers: int = 1,
     jsonl_path: str | Path | None = None,
+    since: str | None = None,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -387,7 +405,8 @@ def run_suite(
     ``workers`` above 1 runs the cases in that many forked workers, each with its own engine
     (``engine_spec`` must then be a spec, not an open Engine); the report is the same.
     ``jsonl_path`` gets each case's record as one JSON line as soon as it is known (flushed),
-    so a long run can be read, and its failures' repros found, while it goes on.
+    so a long run can be read, and its failures' repros found, while it goes on. ``since``
+    (a suite version) counts the failures in cases newer than it apart (``Report.since``).
     """
     if workers > 1 and not (engine_spec is None or isinstance(engine_spec, str)):
         raise ConformanceError("parallel workers each open their own engine: give the engine "
@@ -404,11 +423,14 @@ def run_suite(
         suite_version=SUITE_VERSION,
         protocol_version=PROTOCOL_VERSION,
         engine=label,
-        settings={"variant": variant, "only": only, "examples": examples, "seed": seed,
+        settings={"variant": variant,
+                  "only": [only] if isinstance(only, str) else list(only or ()),
+                  "examples": examples, "seed": seed,
                   "timeout": timeout, "startup_timeout": startup_timeout,
                   "report_dir": str(report_dir), "budget": budget,
                   "max_engine_failures": max_engine_failures, "maxfail": maxfail},
         expectations=expectations,
+        since=since,
     )
     limits = Limits(budget, max_engine_failures, maxfail)
     lines = _open_stream(jsonl_path, report)
@@ -669,6 +691,14 @@ def check_conform_settings(args: argparse.Namespace) -> None:
             check(path)
         except settings.SettingError as error:
             raise settings.SettingError(f"{option} {path}: {error}") from None
+    since = getattr(args, "since", None)
+    if since is not None:
+        from dominokit.conformance.run.history import version_key
+
+        try:
+            version_key(since)
+        except ValueError as error:
+            raise settings.SettingError(f"--since: {error}") from None
 
 
 def run_conform(args: argparse.Namespace) -> int:
@@ -679,10 +709,28 @@ def run_conform(args: argparse.Namespace) -> int:
     """
     check_conform_settings(args)
     expectations = load_expectations(args.expectations) if args.expectations else None
-    cases = collect_cases(args.variant, args.only, args.examples, args.seed)
+    report_dir = args.report_dir or DEFAULT_REPORT_DIR
+    cases = collect_cases(args.variant, args.only, args.examples, args.seed,
+                          skip=getattr(args, "skip", None) or (),
+                          rules=getattr(args, "rule", None) or ())
+    if getattr(args, "lf", False):
+        from dominokit.conformance.run import lastfailed
+
+        failed = lastfailed.read(report_dir)
+        if failed is None:
+            print(f"dominokit conform: --lf: no failures recorded in {report_dir}; running the "
+                  "whole selection", file=sys.stderr)
+        else:
+            chosen = set(failed)
+            cases = [case for case in cases if case.id in chosen]
     if not cases:
-        selection = " ".join(f"--{name} {value}" for name, value in
-                             (("variant", args.variant), ("only", args.only)) if value)
+        selection = " ".join(
+            f"--{name} {value}" for name, values in
+            (("variant", [args.variant] if args.variant else []), ("only", args.only or []),
+             ("skip", getattr(args, "skip", None) or []),
+             ("rule", getattr(args, "rule", None) or [])) for value in values)
+        if getattr(args, "lf", False):
+            selection = f"{selection} --lf".strip()
         print(f"dominokit conform: no case matches the selection ({selection or 'all'})",
               file=sys.stderr)
         return ExitStatus.NO_CASES
@@ -706,7 +754,7 @@ def run_conform(args: argparse.Namespace) -> int:
             junit_path=args.junitxml,
             expectations=expectations,
             progress=True,
-            report_dir=args.report_dir or DEFAULT_REPORT_DIR,
+            report_dir=report_dir,
             cases=cases,
             err=sys.stderr,
             color=getattr(args, "color_enabled", False),
@@ -716,10 +764,15 @@ def run_conform(args: argparse.Namespace) -> int:
             maxfail=getattr(args, "maxfail", 0),
             workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
+            since=getattr(args, "since", None),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
         return ExitStatus.INTERRUPTED
+    if not report.interrupted and report.error is None:
+        from dominokit.conformance.run import lastfailed
+
+        lastfailed.write(report_dir, [record.case_id for record in report.failing()])
     if report.error is not None or report.write_errors:
         return ExitStatus.USAGE_ERROR
     return ExitStatus.OK if report.ok else ExitStatus.FAILED

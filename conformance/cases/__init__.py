@@ -48,13 +48,14 @@ KINDS = ("golden", "perft", "differential", "invariants", "rejection", "requests
 
 
 def collect(variants: Sequence[str], *, examples: int = 25, seed: int = 0,
-            only: str | None = None) -> list[Case]:
+            only: str | Sequence[str] | None = None) -> list[Case]:
     """Every case of every kind for ``variants`` (kind by kind, then variant by variant).
 
-    ``only``, a glob over case ids (``<kind>/<variant>/...``), skips the kinds and variants
-    none of whose ids it can match, judged by its literal start: collecting a kind runs the
-    reference to learn the rules each case rests on, which ``--only 'perft/poldomino/*'``
-    should not pay for every other kind. The caller still filters the ids themselves.
+    ``only``, globs over case ids (``<kind>/<variant>/...``; any of them may match), skips the
+    kinds and variants none of whose ids they can match, judged by each glob's literal start:
+    collecting a kind runs the reference to learn the rules each case rests on, which
+    ``--only 'perft/poldomino/*'`` should not pay for every other kind. The caller still
+    filters the ids themselves.
     """
     params = Params(examples, seed)
     return [case for kind in KINDS for variant in variants
@@ -62,10 +63,12 @@ def collect(variants: Sequence[str], *, examples: int = 25, seed: int = 0,
             for case in _collector(kind)(variant, params)]
 
 
-def may_match(glob: str | None, prefix: str) -> bool:
-    """False only when no id starting with ``prefix`` can match ``glob``: the glob's literal
-    start (up to its first ``*``, ``?`` or ``[``) and the prefix disagree."""
+def may_match(glob: str | Sequence[str] | None, prefix: str) -> bool:
+    """False only when no id starting with ``prefix`` can match ``glob`` (or any of several):
+    the glob's literal start (up to its first ``*``, ``?`` or ``[``) and the prefix disagree."""
     if glob is None:
         return True
+    if not isinstance(glob, str):
+        return not glob or any(may_match(one, prefix) for one in glob)
     literal = re.split(r"[*?\[]", glob, maxsplit=1)[0]
     return prefix.startswith(literal) or literal.startswith(prefix)

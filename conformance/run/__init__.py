@@ -1,0 +1,1 @@
+"""The run: cases run against an engine, and what is reported about it."""
