@@ -102,6 +102,16 @@ class CaseRecord:
         }
 
 
+def kit_version() -> str:
+    """The installed dominokit package's version (the kit's, not the suite's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dominokit")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -132,6 +142,7 @@ class Report:
     settings: dict[str, object]
     expectations: Expectations = field(default_factory=Expectations)
     hello: Hello | None = None
+    kit_version: str = field(default_factory=kit_version)
     started: datetime = field(default_factory=_now)
     finished: datetime | None = None
     interrupted: bool = False
@@ -253,17 +264,38 @@ class Report:
         if self.expectations.entries and extra:
             line += f" [{', '.join(extra)}]"
         line += (f" (suite {self.suite_version}, protocol {self.protocol_version}, "
-                 f"engine {self.engine_label()})")
+                 f"kit {self.kit_version}, engine {self.engine_label()})")
         if self.interrupted:
             line += " INTERRUPTED"
         return line
 
+    def summary(self) -> dict[str, Any]:
+        """The report's ``summary``: counts, the verdict, counts by variant and kind, and
+        the failures counted against ``--since``."""
+        return {**self.counts(), "ok": self.ok, "by_variant": self.counts_by("variant"),
+                "by_kind": self.counts_by("kind"), "since": self.since_summary()}
+
+    def header_json(self) -> dict[str, Any]:
+        """The JSON lines report's first record: what runs, before any case has."""
+        return {"type": "header", "suite_version": self.suite_version,
+                "protocol_version": self.protocol_version, "kit_version": self.kit_version,
+                "engine": self.engine, "settings": self.settings,
+                "started": _stamp(self.started)}
+
+    def summary_json(self) -> dict[str, Any]:
+        """The JSON lines report's last record: how the run ended, and its summary."""
+        return {"type": "summary", "finished": _stamp(self.finished),
+                "interrupted": self.interrupted, "stopped": self.stopped,
+                "error": self.error, "engine": {"command": self.engine, "hello": hello_json(
+                    self.hello) if self.hello else None},
+                "protocol_version": self.protocol_version, "summary": self.summary()}
+
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring)."""
-        counts = self.counts()
         return {
             "suite_version": self.suite_version,
             "protocol_version": self.protocol_version,
+            "kit_version": self.kit_version,
             "engine": {"command": self.engine,
                        "hello": hello_json(self.hello) if self.hello else None},
             "settings": self.settings,
@@ -275,8 +307,7 @@ class Report:
             "expectations": {"file": self.expectations.source,
                              "unused": self.unused_expectations}
             if self.expectations.entries else None,
-            "summary": {**counts, "ok": self.ok, "by_variant": self.counts_by("variant"),
-                        "by_kind": self.counts_by("kind"), "since": self.since_summary()},
+            "summary": self.summary(),
             "cases": [record.to_json() for record in self.records],
         }
 
@@ -306,6 +337,7 @@ class Report:
         properties = ET.SubElement(suite, "properties")
         for name, value in (("suite_version", self.suite_version),
                             ("protocol_version", str(self.protocol_version)),
+                            ("kit_version", self.kit_version),
                             ("engine", self.engine_label())):
             ET.SubElement(properties, "property", {"name": name, "value": value})
         for record in self.records:

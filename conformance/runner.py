@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, Literal, TextIO
+from typing import Any, Final, Literal, TextIO, cast
 
 from dominokit.conformance import settings
 from dominokit.conformance.driver import STARTUP_TIMEOUT, Engine, Hello, open_engine
@@ -479,6 +479,7 @@ def run_suite(
         raise
     finally:
         report.finish([case.id for case in cases])
+        lines.write_summary(report)
         lines.close()
         if engine is not None and owned:
             engine.close()
@@ -510,11 +511,18 @@ def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
 
 
 class _Stream:
-    """The JSON lines report of a run (``jsonl_path``): one line per case, and progress lines
-    of a long case (``Progress``), each flushed at once; a ``type`` tells them apart."""
+    """The JSON lines report of a run (``jsonl_path``): a header (what runs), one line per
+    case, progress lines of a long case (``Progress``), and a summary when the run ends, each
+    flushed at once; a ``type`` tells them apart."""
 
     def __init__(self, file: TextIO | None) -> None:
         self.file = file
+
+    def write_header(self, report: Report) -> None:
+        self._line(report.header_json(), report)
+
+    def write_summary(self, report: Report) -> None:
+        self._line(report.summary_json(), report)
 
     def write(self, record: CaseRecord, report: Report) -> None:
         self._line(record.to_json(), report)
@@ -550,15 +558,37 @@ def _add(report: Report, lines: _Stream, case: Case, outcome: Outcome,
 
 
 def _open_stream(path: str | Path | None, report: Report) -> _Stream:
-    """The JSON lines report, emptied; a write error when it cannot be opened."""
+    """The JSON lines report, emptied (``-``: standard output), its header written; a write
+    error when it cannot be opened."""
     if path is None:
         return _Stream(None)
-    try:
-        return _Stream(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - _Stream closes it
-    except OSError as error:
-        report.write_errors.append(f"cannot write the JSON lines report to {path}: "
-                                   f"{error.strerror or error}")
-        return _Stream(None)
+    if str(path) == "-":
+        stream = _Stream(cast(TextIO, _Unclosed(sys.stdout)))
+    else:
+        try:
+            stream = _Stream(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - closed by it
+        except OSError as error:
+            report.write_errors.append(f"cannot write the JSON lines report to {path}: "
+                                       f"{error.strerror or error}")
+            return _Stream(None)
+    stream.write_header(report)
+    return stream
+
+
+class _Unclosed:
+    """Standard output as the stream's file: written and flushed, never closed."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+
+    def write(self, text: str) -> int:
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.out.flush()
 
 
 def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_spec: str | None,
@@ -630,6 +660,7 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
     finally:
         pool.close(now=report.interrupted)
         report.finish([case.id for case in cases])
+        lines.write_summary(report)
         lines.close()
         _write_reports(report, *paths)
         terminal.finish(report)
@@ -668,10 +699,34 @@ def _write_reports(report: Report, json_path: str | Path | None,
         if path is None:
             continue
         try:
+            if str(path) == STDOUT:
+                write_stdout(write)
+                continue
             write(path)
         except OSError as error:
             report.write_errors.append(
                 f"cannot write the {what} to {path}: {error.strerror or error}")
+
+
+STDOUT: Final = "-"
+"""A report path that means standard output (the terminal's lines then go to stderr)."""
+
+
+def write_stdout(write: Callable[[str | Path], None]) -> None:
+    """Have ``write`` (a report's writer) write to standard output, whole."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="dominokit-stdout-") as scratch:
+        target = Path(scratch) / "report"
+        write(target)
+        sys.stdout.write(target.read_text(encoding="utf-8"))
+        sys.stdout.flush()
+
+
+def reports_to_stdout(args: argparse.Namespace) -> bool:
+    """Whether any report was asked for on standard output (``-``)."""
+    return any(getattr(args, name, None) == STDOUT
+               for name in ("json", "junitxml", "jsonl", "html", "markdown"))
 
 
 def check_conform_settings(args: argparse.Namespace) -> None:
@@ -685,7 +740,7 @@ def check_conform_settings(args: argparse.Namespace) -> None:
                                 ("--jsonl", getattr(args, "jsonl", None),
                                  settings.writable_file),
                                 ("--report-dir", args.report_dir, settings.writable_dir)):
-        if path is None:
+        if path is None or (path == STDOUT and option != "--report-dir"):
             continue
         try:
             check(path)
@@ -754,6 +809,7 @@ def run_conform(args: argparse.Namespace) -> int:
             junit_path=args.junitxml,
             expectations=expectations,
             progress=True,
+            out=sys.stderr if reports_to_stdout(args) else None,
             report_dir=report_dir,
             cases=cases,
             err=sys.stderr,
