@@ -149,11 +149,15 @@ def _add_conform(commands: Any) -> None:
     limits.add_argument("--maxfail", type=count, default=0, metavar="N",
                         help="stop after N failing cases (default 0: never)")
     output = conform.add_argument_group("reports")
-    output.add_argument("--json", metavar="FILE", help="write the JSON report here")
-    output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--json", metavar="FILE",
+                        help="write the JSON report here (-: standard output)")
+    output.add_argument("--junitxml", metavar="FILE",
+                        help="write a JUnit XML report here (-: standard output)")
     output.add_argument("--jsonl", metavar="FILE",
-                        help="append each case's record to FILE as one JSON line as soon as "
-                        "it is known, to follow a long run while it goes on")
+                        help="stream the run to FILE as JSON lines, replacing what it held: a "
+                        "header record, each case's record as soon as it ends (and progress "
+                        "records of long cases), a summary record at the end; to follow a "
+                        "long run while it goes on (-: standard output)")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
