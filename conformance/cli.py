@@ -158,6 +158,15 @@ def _add_conform(commands: Any) -> None:
                         "header record, each case's record as soon as it ends (and progress "
                         "records of long cases), a summary record at the end; to follow a "
                         "long run while it goes on (-: standard output)")
+    output.add_argument("--html", metavar="FILE",
+                        help="write the run as one self-contained HTML page: the summary, the "
+                        "causes, every failure with its diagram and repro, filterable by "
+                        "variant and kind (-: standard output)")
+    output.add_argument("--markdown", metavar="FILE",
+                        help="write a Markdown summary, e.g. to $GITHUB_STEP_SUMMARY "
+                        "(-: standard output)")
+    output.add_argument("--badges", metavar="DIR",
+                        help="write one shields.io endpoint badge per variant, DIR/<variant>.json")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",

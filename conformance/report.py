@@ -157,6 +157,8 @@ class Report:
     since: str | None = None
     """The suite version the engine's author names (``--since``): failures in cases newer
     than it are counted apart, with what the changelog says about each."""
+    published: dict[str, str | Path | None] = field(default_factory=dict)
+    """Where the published forms go (``html``, ``markdown``, ``badges``; None: not asked)."""
 
     def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
         """Record one case's outcome, judged against the expectations."""

@@ -393,6 +393,9 @@ def run_suite(
     workers: int = 1,
     jsonl_path: str | Path | None = None,
     since: str | None = None,
+    html_path: str | Path | None = None,
+    markdown_path: str | Path | None = None,
+    badge_dir: str | Path | None = None,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -407,6 +410,8 @@ def run_suite(
     ``jsonl_path`` gets each case's record as one JSON line as soon as it is known (flushed),
     so a long run can be read, and its failures' repros found, while it goes on. ``since``
     (a suite version) counts the failures in cases newer than it apart (``Report.since``).
+    ``html_path``, ``markdown_path`` and ``badge_dir`` get the published forms of the run
+    (``run.html``, ``run.publish``).
     """
     if workers > 1 and not (engine_spec is None or isinstance(engine_spec, str)):
         raise ConformanceError("parallel workers each open their own engine: give the engine "
@@ -433,6 +438,7 @@ def run_suite(
         since=since,
     )
     limits = Limits(budget, max_engine_failures, maxfail)
+    report.published = {"html": html_path, "markdown": markdown_path, "badges": badge_dir}
     lines = _open_stream(jsonl_path, report)
     if workers > 1 and len(cases) > 1 and (engine_spec is None or isinstance(engine_spec, str)):
         _run_parallel(report, lines, cases, engine_spec, (timeout, startup_timeout),
@@ -706,6 +712,35 @@ def _write_reports(report: Report, json_path: str | Path | None,
         except OSError as error:
             report.write_errors.append(
                 f"cannot write the {what} to {path}: {error.strerror or error}")
+    _publish(report)
+
+
+def _publish(report: Report) -> None:
+    """Write the published forms asked for (HTML page, Markdown summary, badges)."""
+    from dominokit.conformance.report import write_whole
+    from dominokit.conformance.run import html, publish
+
+    wanted = {name: path for name, path in report.published.items() if path is not None}
+    if not wanted:
+        return
+    data = report.to_json()
+    for name, path in wanted.items():
+        try:
+            if name == "badges":
+                folder = Path(path)
+                for variant, badge in publish.badges(data).items():
+                    write_whole(folder / f"{variant}.json",
+                                (json.dumps(badge, indent=1) + "\n").encode("utf-8"))
+                continue
+            text = html.render(data) if name == "html" else publish.markdown(data)
+            if str(path) == STDOUT:
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            else:
+                write_whole(path, text.encode("utf-8"))
+        except OSError as error:
+            report.write_errors.append(
+                f"cannot write the {name} report to {path}: {error.strerror or error}")
 
 
 STDOUT: Final = "-"
@@ -739,8 +774,13 @@ def check_conform_settings(args: argparse.Namespace) -> None:
                                 ("--junitxml", args.junitxml, settings.writable_file),
                                 ("--jsonl", getattr(args, "jsonl", None),
                                  settings.writable_file),
+                                ("--html", getattr(args, "html", None), settings.writable_file),
+                                ("--markdown", getattr(args, "markdown", None),
+                                 settings.writable_file),
+                                ("--badges", getattr(args, "badges", None),
+                                 settings.writable_dir),
                                 ("--report-dir", args.report_dir, settings.writable_dir)):
-        if path is None or (path == STDOUT and option != "--report-dir"):
+        if path is None or (path == STDOUT and option not in ("--report-dir", "--badges")):
             continue
         try:
             check(path)
@@ -821,6 +861,9 @@ def run_conform(args: argparse.Namespace) -> int:
             workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
             since=getattr(args, "since", None),
+            html_path=getattr(args, "html", None),
+            markdown_path=getattr(args, "markdown", None),
+            badge_dir=getattr(args, "badges", None),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
