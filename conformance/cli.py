@@ -254,6 +254,10 @@ def _build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="SECONDS",
         help="per-request engine timeout (default 10)",
     )
+    replay.add_argument(
+        "--html", metavar="FILE",
+        help="also write one self-contained page: each trace's verdict and steps, and the "
+        "table at the first divergent step, the reference's next to the engine's")
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"
     )
@@ -333,7 +337,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.trace_command == "replay":
         from dominokit.conformance.traces.rerun import run_trace_replay
 
-        return run_trace_replay(args.files, args.engine, args.timeout)
+        return run_trace_replay(args.files, args.engine, args.timeout, html_path=args.html)
     if args.trace_command == "record" and args.match:
         from dominokit.conformance.traces.random_match import run_record_match
 
