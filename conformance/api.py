@@ -16,17 +16,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from dominokit.conformance.driver import STARTUP_TIMEOUT, Engine, InProcessEngine
-from dominokit.conformance.report import CaseRecord, Report
-from dominokit.conformance.runner import (
-    DEFAULT_EXAMPLES,
-    DEFAULT_MAX_ENGINE_FAILURES,
-    DEFAULT_REPORT_DIR,
-    DEFAULT_TIMEOUT,
-    ConformanceError,
-    collect_cases,
-    run_suite,
-)
+from dominokit.conformance.cases import DEFAULT_EXAMPLES, collect_cases
+from dominokit.conformance.cases.model import ConformanceError
+from dominokit.conformance.kit.driver import STARTUP_TIMEOUT
+from dominokit.conformance.kit.engines import DEFAULT_TIMEOUT
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.report import CaseRecord, Report
+from dominokit.conformance.run.runner import run_suite
+from dominokit.conformance.run.settings import DEFAULT_MAX_ENGINE_FAILURES, DEFAULT_REPORT_DIR
 
 __all__ = ["CaseRecord", "EngineObject", "Report", "conform"]
 
@@ -38,7 +35,7 @@ class EngineObject(Protocol):
     as the return value (``hello`` returns the whole result object). ``undo()`` is optional
     (protocol 2; declare ``"capabilities": ["undo"]``). Refuse by raising an exception with
     string attributes ``code``, ``message`` and ``rule``
-    (``dominokit.conformance.errors.EngineRejected`` is one)."""
+    (``dominokit.conformance.wire.errors.EngineRejected`` is one)."""
 
     def hello(self) -> Mapping[str, Any]: ...
 
@@ -78,6 +75,9 @@ def conform(
     since: str | None = None,
     maxfail: int = 0,
     budget: float | None = None,
+    html: str | Path | None = None,
+    markdown: str | Path | None = None,
+    badges: str | Path | None = None,
     verbose: bool = False,
 ) -> Report:
     """Run the suite against ``engine`` (None: the bundled reference, as a subprocess).
@@ -95,7 +95,7 @@ def conform(
                           0 if seed is None else seed, skip=skip, rules=rules)
     if not cases:
         raise ConformanceError("no case matches the selection")
-    target: str | Engine | None
+    target: str | InProcessEngine | None
     if engine is None or isinstance(engine, str):
         target = engine
     else:
@@ -111,7 +111,8 @@ def conform(
             json_path=json, junit_path=junitxml, expectations=expectations,
             report_dir=report_dir, cases=cases, out=out, err=out if not verbose else sys.stderr,
             budget=budget, max_engine_failures=DEFAULT_MAX_ENGINE_FAILURES, maxfail=maxfail,
-            workers=jobs if target is None or isinstance(target, str) else 1, since=since)
+            workers=jobs if target is None or isinstance(target, str) else 1, since=since,
+            skip=skip, rules=rules, html_path=html, markdown_path=markdown, badge_dir=badges)
     finally:
         if isinstance(target, InProcessEngine):
             target.close()

@@ -20,15 +20,25 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Final
 
-from dominokit.conformance.runner import Case
+from dominokit.conformance.cases.model import Case, ConformanceError
+
+SUITE_VERSION: Final = "2.0.0"
+"""Semantic version of the suite (docs/engines/versions.md): major when a new or stricter case
+can fail an engine that conformed to the last release, minor for a case such an engine cannot
+fail, patch for wording. It is the newest release of CHANGELOG.md (a test checks)."""
+
+DEFAULT_EXAMPLES: Final = 25
+"""Random hands per differential case (``--examples``)."""
 
 
 @dataclass(frozen=True)
 class Params:
     """How big and how seeded the generated cases are (``--examples``, ``--seed``)."""
 
-    examples: int = 25
+    examples: int = DEFAULT_EXAMPLES
     seed: int = 0
 
 
@@ -47,7 +57,43 @@ KINDS = ("golden", "perft", "differential", "invariants", "rejection", "requests
 """The case kinds, in the order a run goes through them."""
 
 
-def collect(variants: Sequence[str], *, examples: int = 25, seed: int = 0,
+def collect_cases(
+    variant: str | None = None,
+    only: str | Sequence[str] | None = None,
+    examples: int = DEFAULT_EXAMPLES,
+    seed: int = 0,
+    *,
+    skip: Sequence[str] = (),
+    rules: Sequence[str] = (),
+) -> list[Case]:
+    """Every case of the suite, in a stable order, narrowed as asked.
+
+    ``variant`` keeps one variant; ``only`` (a glob or several: their union), ``skip`` (globs
+    to leave out) and ``rules`` (rule ids or globs, any of which a case must cover) filter the
+    case ids. ``examples`` and ``seed`` size and seed the random (differential) cases.
+    Collection is cheap: searches for special positions run inside the case bodies.
+    """
+    from dominokit.reference import variant_ids
+
+    known = variant_ids()
+    if variant is not None and variant not in known:
+        raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
+    globs = (only,) if isinstance(only, str) else tuple(only or ())
+    cases = collect([variant] if variant else known, examples=examples, seed=seed,
+                    only=globs or None)
+    seen: set[str] = set()
+    for case in cases:
+        if case.id in seen:
+            raise RuntimeError(f"duplicate case id {case.id!r}")  # a bug in the suite
+        seen.add(case.id)
+    return [case for case in cases
+            if (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
+            and not any(fnmatchcase(case.id, glob) for glob in skip)
+            and (not rules or any(fnmatchcase(rule, want) for rule in case.rules
+                                  for want in rules))]
+
+
+def collect(variants: Sequence[str], *, examples: int = DEFAULT_EXAMPLES, seed: int = 0,
             only: str | Sequence[str] | None = None) -> list[Case]:
     """Every case of every kind for ``variants`` (kind by kind, then variant by variant).
 

@@ -256,7 +256,7 @@ def checkout_root() -> Path:
 def current(root: Path | None = None) -> tuple[History, list[str]]:
     """The history as the checkout's changelog, cases and vectors make it now, checked
     against the committed one."""
-    from dominokit.conformance.runner import collect_cases
+    from dominokit.conformance.cases import collect_cases
 
     root = root or checkout_root()
     releases = parse_changelog((root / "CHANGELOG.md").read_text(encoding="utf-8"))

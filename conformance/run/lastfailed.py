@@ -33,11 +33,11 @@ def read(report_dir: str | Path) -> list[str] | None:
 def write(report_dir: str | Path, failed: Sequence[str]) -> None:
     """Record ``failed``; a folder that does not exist is made only when there is a failure
     to record (a green run in a read-only checkout writes nothing)."""
-    from dominokit.conformance.report import write_whole
+    from dominokit.conformance.atomic import write_atomically
 
     folder = Path(report_dir)
     if not failed and not (folder / FILE).exists():
         return
     text = json.dumps({"failed": list(failed)}, indent=1) + "\n"
     with contextlib.suppress(OSError):
-        write_whole(folder / FILE, text.encode("utf-8"))
+        write_atomically(folder / FILE, text.encode("utf-8"), make_parents=True)

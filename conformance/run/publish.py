@@ -10,10 +10,15 @@ report has them, and each failure in a line with its rules and repro. A badge is
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
-from dominokit.conformance.run.html import engine_label, failing
+from dominokit.conformance.atomic import write_atomically
+from dominokit.conformance.run.html import engine_label, failing, render
+from dominokit.conformance.run.report import Report
 
 JsonObject = Mapping[str, Any]
 STATUSES = ("passed", "failed", "errored", "not_applicable", "not_run")
@@ -87,3 +92,29 @@ def badges(data: JsonObject) -> dict[str, dict[str, Any]]:
         out[variant] = {"schemaVersion": 1, "label": f"dominokit {variant} (suite {suite})",
                         "message": message, "color": colour}
     return out
+
+
+def write_published(report: Report) -> None:
+    """Write the published forms the run asked for (``Report.published``: the HTML page, the
+    Markdown summary, the badges); one that cannot be written is a write error of the run."""
+    wanted = {name: path for name, path in report.published.items() if path is not None}
+    if not wanted:
+        return
+    data = report.to_json()
+    for name, path in wanted.items():
+        try:
+            if name == "badges":
+                for variant, badge in badges(data).items():
+                    write_atomically(Path(path) / f"{variant}.json",
+                                     (json.dumps(badge, indent=1) + "\n").encode("utf-8"),
+                                     make_parents=True)
+                continue
+            text = render(data) if name == "html" else markdown(data)
+            if str(path) == "-":
+                sys.stdout.write(text)
+                sys.stdout.flush()
+            else:
+                write_atomically(path, text.encode("utf-8"), make_parents=True)
+        except OSError as error:
+            report.write_errors.append(
+                f"cannot write the {name} report to {path}: {error.strerror or error}")

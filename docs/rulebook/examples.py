@@ -15,8 +15,8 @@ from typing import Any
 
 from dominokit.conformance.run import diagrams
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
+from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.model import Step
-from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
 from dominokit.rulebook.captions import count, say

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "dominokit.conformance.cli", "conform"]
+CLI = [sys.executable, "-m", "dominokit", "conform"]
 MISCOUNTS = "python:tests.conformance.engines.miscounts:Miscounts"
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",

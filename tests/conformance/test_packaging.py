@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "dominokit.conformance.cli"]
+CLI = [sys.executable, "-m", "dominokit"]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 OTHER_HYPOTHESIS = "6.150.0"
 """A supported hypothesis release other than the one the kit is developed with."""

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FOUR_GAMES = "python:tests.conformance.engines.suite_one:four_games"
-REFERENCE = "python:dominokit.conformance.refengine:ReferenceEngine"
+REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
 
 
 def pytest_run(cwd: Path, *args: str, tmpdir: Path | None = None,
@@ -46,7 +46,7 @@ def test_two_node_ids_and_one_that_does_not_exist(tmp_path: Path) -> None:
 
 
 def test_items_carry_rule_markers_that_minus_m_selects(tmp_path: Path) -> None:
-    from dominokit.conformance.runner import collect_cases
+    from dominokit.conformance.cases import collect_cases
 
     want = [c.id for c in collect_cases(only="perft/szczerbak/*") if "R-SZC-04" in c.rules]
     run = pytest_run(tmp_path, "--dominokit-engine", REFERENCE, "--dominokit-only",

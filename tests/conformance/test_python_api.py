@@ -49,7 +49,7 @@ def test_conform_takes_an_engine_object_and_reports_its_failures(
 
 def test_an_empty_selection_is_an_error_not_an_empty_report() -> None:
     from dominokit import conform
-    from dominokit.conformance.runner import ConformanceError
+    from dominokit.conformance.cases.model import ConformanceError
 
     with pytest.raises(ConformanceError, match="no case"):
         conform(only="nothing/*")
@@ -61,7 +61,7 @@ def test_the_engine_protocol_is_a_typing_protocol(example_path: None) -> None:
     from szczerbak_python import SzczerbakEngine
 
     from dominokit import EngineObject
-    from dominokit.conformance.refengine import ReferenceEngine
+    from dominokit.conformance.serve.refengine import ReferenceEngine
 
     assert Protocol in EngineObject.__mro__
     assert isinstance(SzczerbakEngine(), EngineObject)

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from dominokit.conformance.run import history
-from dominokit.conformance.runner import SUITE_VERSION
+from dominokit.conformance.cases import SUITE_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "dominokit.conformance.cli"]
+CLI = [sys.executable, "-m", "dominokit"]
 ENGINES = "python:tests.conformance.engines.suite_one"
 
 
@@ -62,7 +62,7 @@ def test_every_case_has_a_since_and_a_fingerprint_matching_its_content() -> None
     assert fresh.to_json() == committed.to_json(), (
         "a case's expected content (or the changelog) changed: move its since with a "
         "changelog entry, then python -m dominokit.conformance.run.history --write")
-    from dominokit.conformance.runner import collect_cases
+    from dominokit.conformance.cases import collect_cases
 
     for case in collect_cases():
         assert committed.since(case.id) in {"1.0.0", "2.0.0"}, case.id

@@ -16,7 +16,7 @@ import pytest
 from dominokit.spec.schemas import schema_names, validator
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "dominokit.conformance.cli", "conform"]
+CLI = [sys.executable, "-m", "dominokit", "conform"]
 FOUR_GAMES = "python:tests.conformance.engines.suite_one:four_games"
 SELECTION = ["--only", "requests/szczerbak/bad-deal-starter-given", "--only",
              "perft/szczerbak/*-d1", "--only", "differential/szczerbak/*", "--only",
@@ -70,7 +70,7 @@ def test_every_json_lines_record_validates_header_first_summary_last(failing_run
 
 
 def test_a_progress_record_validates() -> None:
-    from dominokit.conformance.report import Progress
+    from dominokit.conformance.cases.model import Progress
 
     record = Progress(1000, 5000, 1, ("r.yaml",)).to_json("differential/x/default", 2.5)
     assert _errors("report-record", record) == []

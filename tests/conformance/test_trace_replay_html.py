@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CLI = [sys.executable, "-m", "dominokit.conformance.cli"]
+CLI = [sys.executable, "-m", "dominokit"]
 MISCOUNTS = "python:tests.conformance.engines.miscounts:Miscounts"
 
 

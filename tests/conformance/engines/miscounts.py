@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
 
 
 class Miscounts(ReferenceEngine):

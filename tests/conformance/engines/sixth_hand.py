@@ -11,8 +11,8 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.server import run_engine_server
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import run_engine_server
 
 
 class SixthHand(ReferenceEngine):
