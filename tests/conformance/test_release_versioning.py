@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.run import history
 from dominokit.conformance.cases import SUITE_VERSION
+from dominokit.conformance.run import history
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "dominokit"]

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire.errors import EngineRejected
 
 JsonObject = dict[str, Any]
 
