@@ -221,8 +221,8 @@ class Case:
 
     @property
     def since(self) -> str | None:
-        """The suite version that added or last changed this case (``run.history``)."""
-        from dominokit.conformance.run import history
+        """The suite version that added or last changed this case (``cases.history``)."""
+        from dominokit.conformance.cases import history
 
         return history.load().since(self.id)
 

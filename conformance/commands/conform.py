@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 
 from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.cases.history import version_key
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.kit.engines import EngineSpec, Timeouts
 from dominokit.conformance.run import lastfailed, settings
 from dominokit.conformance.run.expectations import load_expectations
-from dominokit.conformance.run.history import version_key
 from dominokit.conformance.run.runner import run
 from dominokit.conformance.run.settings import DEFAULT_REPORT_DIR, RunSettings
 from dominokit.conformance.run.terminal import use_colour

@@ -26,7 +26,7 @@ REPRO_BYTES = 64 * 1024
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5rem auto;max-width:72rem;padding:0 1rem;
-color:#222;background:#fff}
+color:#1b1b1b;background:#fff}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1rem;margin:0}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .5rem;
 text-align:right}th:first-child,td:first-child{text-align:left}
@@ -34,10 +34,10 @@ text-align:right}th:first-child,td:first-child{text-align:left}
 font-weight:bold}.pass{background:#2b8a3e}.fail{background:#c92a2a}
 .failure{border:1px solid #ddd;border-left:.3rem solid #c92a2a;padding:.6rem .8rem;
 margin:.8rem 0;border-radius:.2rem}.failure[hidden]{display:none}
-.meta{color:#555;font-size:.9rem;margin:.3rem 0}
+.meta{color:dimgray;font-size:.9rem;margin:.3rem 0}
 pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;font-size:.85rem;white-space:pre-wrap}
 .diagrams{display:flex;flex-wrap:wrap;gap:1rem;margin:.5rem 0}
-.diagrams figure{margin:0}.diagrams figcaption{font-size:.85rem;color:#555}
+.diagrams figure{margin:0}.diagrams figcaption{font-size:.85rem;color:dimgray}
 .diagrams svg{max-width:34rem;height:auto}
 .filters label{margin-right:1rem}
 """

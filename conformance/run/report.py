@@ -29,7 +29,7 @@ from dominokit.conformance.kit.driver import Hello
 from dominokit.conformance.run.expectations import Expectations, Judgement
 
 if TYPE_CHECKING:
-    from dominokit.conformance.run.history import Entry
+    from dominokit.conformance.cases.history import Entry
 
 DIFF_LINES_SHOWN = 80
 """Diff lines printed per failure on the terminal (the JSON report keeps all of them)."""
@@ -135,7 +135,7 @@ class Report:
 
     def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
         """Record one case's outcome, judged against the expectations."""
-        from dominokit.conformance.run import history
+        from dominokit.conformance.cases import history
 
         changes: tuple[Entry, ...] = ()
         if self.since is not None:
@@ -155,7 +155,7 @@ class Report:
         those by the version that added or changed their case (None without ``--since``)."""
         if self.since is None:
             return None
-        from dominokit.conformance.run.history import version_key
+        from dominokit.conformance.cases.history import version_key
 
         floor = version_key(self.since)
         by_version: dict[str, int] = {}

@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dominokit.conformance.cases import SUITE_VERSION
-from dominokit.conformance.run import history
+from dominokit.conformance.cases import SUITE_VERSION, history
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "dominokit"]
@@ -56,12 +55,14 @@ def test_the_versioning_policy_is_stated_for_engine_authors() -> None:
 
 
 def test_every_case_has_a_since_and_a_fingerprint_matching_its_content() -> None:
-    fresh, problems = history.current(ROOT)
+    from dominokit.conformance.commands.history import current
+
+    fresh, problems = current(ROOT)
     assert problems == []
     committed = history.load()
     assert fresh.to_json() == committed.to_json(), (
         "a case's expected content (or the changelog) changed: move its since with a "
-        "changelog entry, then python -m dominokit.conformance.run.history --write")
+        "changelog entry, then python -m dominokit.conformance.commands.history --write")
     from dominokit.conformance.cases import collect_cases
 
     for case in collect_cases():

@@ -9,16 +9,14 @@ exported vectors that hold what it asks and expects). A fingerprint that changes
 case's ``since`` does not move is refused by ``build`` (and so by the tests): a case must not
 expect something new under an old version number.
 
-Rebuild it from a checkout with ``python -m dominokit.conformance.run.history --write``.
+Rebuild it from a checkout with ``python -m dominokit.conformance.commands.history --write``.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -246,52 +244,3 @@ def load() -> History:
     """The history the kit was shipped with."""
     resource = files("dominokit.conformance").joinpath(HISTORY_FILE)
     return from_json(json.loads(resource.read_text(encoding="utf-8")))
-
-
-def checkout_root() -> Path:
-    """The repository root of a checkout (where CHANGELOG.md is)."""
-    return Path(str(files("dominokit.conformance"))).resolve().parent
-
-
-def current(root: Path | None = None) -> tuple[History, list[str]]:
-    """The history as the checkout's changelog, cases and vectors make it now, checked
-    against the committed one."""
-    from dominokit.conformance.cases import collect_cases
-
-    root = root or checkout_root()
-    releases = parse_changelog((root / "CHANGELOG.md").read_text(encoding="utf-8"))
-    cases = [CaseInfo(c.id, c.kind, c.variant, dict(c.options), c.rules)
-             for c in collect_cases()]
-    vectors = vectors_by_case(root / "conformance" / "vectors")
-    committed = root / "conformance" / HISTORY_FILE
-    old = from_json(json.loads(committed.read_text())) if committed.is_file() else None
-    built, problems = build(cases, releases, vectors, old)
-    return built, problems + dead_globs([case.id for case in cases], releases)
-
-
-def render(history: History) -> str:
-    return json.dumps(history.to_json(), indent=1, ensure_ascii=False) + "\n"
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``--write`` rebuilds conformance/history.json from a checkout; otherwise check it."""
-    parser = argparse.ArgumentParser(prog="python -m dominokit.conformance.run.history")
-    parser.add_argument("--write", action="store_true", help="rewrite conformance/history.json")
-    args = parser.parse_args(argv)
-    history, problems = current()
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        return 1
-    path = checkout_root() / "conformance" / HISTORY_FILE
-    if args.write:
-        path.write_text(render(history), encoding="utf-8")
-        return 0
-    if not path.is_file() or path.read_text(encoding="utf-8") != render(history):
-        print(f"{path} is out of date: run with --write", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
