@@ -29,9 +29,9 @@ def pytest_run(cwd: Path, *args: str, tmpdir: Path | None = None,
 
 def test_a_node_id_runs_that_case(tmp_path: Path) -> None:
     run = pytest_run(tmp_path, "--dominokit-engine", REFERENCE,
-                     "dominokit::perft/szczerbak/widow-faces-1-d1", "-v")
+                     "dominokit::perft/szczerbak/stuck-d5", "-v")
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "dominokit::perft/szczerbak/widow-faces-1-d1 PASSED" in run.stdout
+    assert "dominokit::perft/szczerbak/stuck-d5 PASSED" in run.stdout
     assert "1 passed" in run.stdout
 
 
