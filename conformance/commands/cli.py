@@ -94,7 +94,16 @@ def _add_conform(commands: Any) -> None:
     )
     select = conform.add_argument_group("what to run")
     select.add_argument("--variant", help="only cases of this variant")
-    select.add_argument("--only", metavar="GLOB", help="only cases whose id matches GLOB")
+    select.add_argument("--only", metavar="GLOB", action="append",
+                        help="only cases whose id matches GLOB (repeatable: any of them)")
+    select.add_argument("--skip", metavar="GLOB", action="append",
+                        help="leave out cases whose id matches GLOB (repeatable)")
+    select.add_argument("--rule", metavar="RULE", action="append",
+                        help="only cases that cover this rule id, e.g. R-SZC-04 (a glob; "
+                        "repeatable: any of them)")
+    select.add_argument("--lf", "--last-failed", dest="lf", action="store_true",
+                        help="only the cases that failed the last run with this --report-dir "
+                        "(all of the selection when none did)")
     select.add_argument("--list", action="store_true",
                         help="print the selected case ids, one per line, and run nothing")
     select.add_argument(
@@ -104,6 +113,10 @@ def _add_conform(commands: Any) -> None:
     )
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
+    select.add_argument(
+        "--since", metavar="VERSION",
+        help="the suite version your engine last conformed to: failures in cases added or "
+        "changed after it are counted apart, with what the changelog says about each")
     select.add_argument(
         "-j", "--workers", type=settings.argument_type(settings.workers),
         default=settings.AUTO, metavar="N",
@@ -134,11 +147,24 @@ def _add_conform(commands: Any) -> None:
     limits.add_argument("--maxfail", type=count, default=0, metavar="N",
                         help="stop after N failing cases (default 0: never)")
     output = conform.add_argument_group("reports")
-    output.add_argument("--json", metavar="FILE", help="write the JSON report here")
-    output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--json", metavar="FILE",
+                        help="write the JSON report here (-: standard output)")
+    output.add_argument("--junitxml", metavar="FILE",
+                        help="write a JUnit XML report here (-: standard output)")
     output.add_argument("--jsonl", metavar="FILE",
-                        help="append each case's record to FILE as one JSON line as soon as "
-                        "it is known, to follow a long run while it goes on")
+                        help="stream the run to FILE as JSON lines, replacing what it held: a "
+                        "header record, each case's record as soon as it ends (and progress "
+                        "records of long cases), a summary record at the end; to follow a "
+                        "long run while it goes on (-: standard output)")
+    output.add_argument("--html", metavar="FILE",
+                        help="write the run as one self-contained HTML page: the summary, the "
+                        "causes, every failure with its diagram and repro, filterable by "
+                        "variant and kind (-: standard output)")
+    output.add_argument("--markdown", metavar="FILE",
+                        help="write a Markdown summary, e.g. to $GITHUB_STEP_SUMMARY "
+                        "(-: standard output)")
+    output.add_argument("--badges", metavar="DIR",
+                        help="write one shields.io endpoint badge per variant, DIR/<variant>.json")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
@@ -227,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="SECONDS",
         help="per-request engine timeout (default 10)",
     )
+    replay.add_argument(
+        "--html", metavar="FILE",
+        help="also write one self-contained page: each trace's verdict and steps, and the "
+        "table at the first divergent step, the reference's next to the engine's")
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"
     )
@@ -314,7 +344,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.trace_command == "replay":
         from dominokit.conformance.commands.trace_replay import run_trace_replay
 
-        return run_trace_replay(args.files, args.engine, args.timeout)
+        return run_trace_replay(args.files, args.engine, args.timeout, html_path=args.html)
     if args.trace_command == "record" and args.match:
         from dominokit.conformance.commands.trace_match import run_record_match
 
