@@ -25,7 +25,11 @@ def dump(documents: dict[str, Any]) -> str:
     """The checked data of bundled rule files as one literal; ValueError if it would not read
     back as the same data (a value that is not a plain literal)."""
     text = repr(documents)
-    if ast.literal_eval(text) != documents:
+    try:
+        same = ast.literal_eval(text) == documents
+    except (ValueError, SyntaxError) as exc:
+        raise ValueError(f"checked rule data is not a plain literal: {exc}") from exc
+    if not same:
         raise ValueError("checked rule data does not survive repr/literal_eval")
     return text
 
