@@ -174,7 +174,8 @@
     const turn = part("turn");
     turn.textContent = "";
     if (v.result) turn.textContent = L.over;
-    else turn.textContent = (v.yours ? L.your_turn : L.their_turn).replace("{p}", v.to_move);
+    else turn.textContent = (v.yours && cfg.mode !== "trace" ? L.your_turn : L.their_turn)
+      .replace("{p}", v.to_move);
     if (cfg.mode !== "trace") {
       const link = el("a", { class: "dk-share", href: shareLink(v) }, L.share);
       turn.append(" · ", link);
