@@ -4,9 +4,11 @@ The site is built once for this module (``mkdocs build --strict``, which vendors
 docs/play's pinned npm package and writes the engine bundle) and served by a thread on
 127.0.0.1 only. Debian's headless Chromium opens it through Selenium with its network limited
 to that server: ``--host-resolver-rules`` resolves every host name to nothing (so no CDN or
-other host can be reached; the loopback server is addressed by IP), and every request the
-browser made is read back from its performance log and must be to the loopback server, so a
-page that fetched anything else fails the test rather than silently working online only.
+other host can be reached; the loopback server is addressed by IP), and ``--proxy-server``
+sends every request not for loopback, the page's and its engine worker's alike, to a local
+proxy that refuses it. So the page can only become ready from the loopback server's files; a
+test also checks that the page's own requests (its performance log) were all to that server
+and that the engine's files were served by it.
 
 What is compared comes from outside the page: a hand played by clicking is replayed on the
 Python reference with the same deal and choices; a trace is stepped and each step held against
@@ -71,6 +73,7 @@ def test_site_vendors_the_runtime_and_the_engine(site: Path) -> None:
                  "pyodide-lock.json"):
         assert (site / "play" / "pyodide" / name).is_file(), name
     assert (site / "play" / "engine.zip").is_file()
+    assert (site / "play" / "engine-worker.js").is_file()
     for variant in variant_ids():
         for prefix in ("", "pl/"):
             page = (site / prefix / "play" / variant / "index.html").read_text("utf-8")
@@ -80,6 +83,37 @@ def test_site_vendors_the_runtime_and_the_engine(site: Path) -> None:
 
 
 # ---------------------------------------------------------------------------- browser
+
+
+SERVED: list[str] = []
+"""Every path the loopback site server was asked for (by the page or its worker)."""
+
+
+def _serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def proxy() -> Iterator[str]:
+    """The browser's proxy for everything not on loopback: it refuses all of it. (It is not
+    asked to have seen nothing: Chromium sends its own background requests, clock, updates,
+    sign-in, through it too; what the page asks for is checked in its performance log.)"""
+
+    class Refuse(http.server.BaseHTTPRequestHandler):
+        def _refuse(self) -> None:
+            self.send_error(403)
+
+        do_GET = do_POST = do_HEAD = do_CONNECT = _refuse
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    yield from _serve(Refuse)
 
 
 @pytest.fixture(scope="module")
@@ -92,18 +126,14 @@ def server(site: Path) -> Iterator[str]:
             super().__init__(*args, directory=str(site), **kwargs)
 
         def log_message(self, format: str, *args: Any) -> None:
-            pass
+            SERVED.append(self.path)
 
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Quiet)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from _serve(Quiet)
+
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def browser(proxy: str) -> Iterator[Any]:
     missing = None
     if shutil.which("chromium") is None:
         missing = "chromium is not installed"
@@ -121,7 +151,10 @@ def browser() -> Iterator[Any]:
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
                  # No host name resolves: only the loopback server, addressed by IP, answers.
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
+                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+                 # Whatever is not loopback (the page's requests and its worker's) goes to a
+                 # proxy that records and refuses it; Chromium never proxies loopback.
+                 f"--proxy-server={proxy}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
@@ -139,9 +172,14 @@ def _requests(driver: Any) -> list[str]:
 
 
 def _assert_loopback_only(driver: Any, server: str) -> None:
+    """The page asked nothing of any other host, and the engine's files (fetched by its
+    worker, whose requests the page's log does not show) came from the loopback server."""
     outside = [u for u in _requests(driver)
                if not u.startswith((server + "/", "data:", "blob:"))]
     assert outside == [], outside
+    for path in ("/play/engine.zip", "/play/pyodide/pyodide.asm.wasm",
+                 "/play/pyodide/python_stdlib.zip"):
+        assert path in SERVED, path
 
 
 def _root(driver: Any) -> Any:
@@ -154,11 +192,24 @@ def _wait_ready(driver: Any) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(driver, READY_SECONDS).until(
-        lambda d: _root(d).get_attribute("data-state") in ("ready", "error"))
+        lambda d: _root(d).get_attribute("data-state") in ("ready", "error")
+        and _root(d).get_attribute("data-busy") == "false")
     root = _root(driver)
     assert root.get_attribute("data-state") == "ready", root.text
     assert root.get_attribute("data-legal-count") is not None
     return root
+
+
+def _click(driver: Any, element: Any) -> None:
+    """Click and wait for the page's answer: the engine runs in a worker, and the root's
+    ``data-version`` moves once the page has drawn what it returned."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    before = _root(driver).get_attribute("data-version")
+    element.click()
+    WebDriverWait(driver, 60).until(
+        lambda d: _root(d).get_attribute("data-version") != before
+        and _root(d).get_attribute("data-busy") == "false")
 
 
 def _reference_hand(variant: str, seed: int, mine: list[str]) -> tuple[list[int], list[Any]]:
@@ -192,7 +243,7 @@ def test_a_whole_hand_played_by_clicks_scores_as_the_reference(
         button = browser.find_element(By.CSS_SELECTOR, ".dk-actions .dk-action.dk-legal")
         action = button.get_attribute("data-action")
         assert action == legal[0]
-        button.click()
+        _click(browser, button)
         clicked.append(action)
     assert root.get_attribute("data-over") == "true"
     points, terms = _reference_hand(variant, SEED, clicked)
@@ -232,14 +283,14 @@ def test_a_golden_trace_steps_to_its_end_as_written(browser: Any, server: str,
             assert len(ordered) == step["legal_count"], number
             digest = hashlib.sha256("\n".join(ordered).encode("utf-8")).hexdigest()
             assert digest == step["legal_sha256"], number
-        browser.find_element(By.CSS_SELECTOR, ".dk-stepper .dk-forward").click()
+        _click(browser, browser.find_element(By.CSS_SELECTOR, ".dk-stepper .dk-forward"))
         assert json.loads(root.get_attribute("data-events")) == step["events"], number
     assert root.get_attribute("data-at-end") == "true"
     if trace["result"] is None:  # the trace stops before the hand ends
         assert root.get_attribute("data-over") == "false"
     else:
         assert json.loads(root.get_attribute("data-scores")) == trace["result"]["points"]
-    browser.find_element(By.CSS_SELECTOR, ".dk-stepper .dk-back").click()
+    _click(browser, browser.find_element(By.CSS_SELECTOR, ".dk-stepper .dk-back"))
     assert root.get_attribute("data-step") == str(len(trace["steps"]) - 1)
     _assert_loopback_only(browser, server)
 
@@ -269,7 +320,7 @@ def test_an_illegal_click_shows_the_rule_in_the_page_language(browser: Any, serv
     state = new_hand(rules, random_deal(rules, random.Random(SEED), hand_sizes=sizes))
     problem = check_action(state, Action.parse("pass"))
     assert problem is not None
-    browser.find_element(By.CSS_SELECTOR, '.dk-verb[data-action="pass"]').click()
+    _click(browser, browser.find_element(By.CSS_SELECTOR, '.dk-verb[data-action="pass"]'))
     entry = _spec_rule(problem[0])
     words = browser.find_element(By.CSS_SELECTOR, ".dk-refusal .dk-rule-words").text
     assert words == (entry["statement_pl"] if lang == "pl" else entry["statement"]).strip()

@@ -10,8 +10,7 @@
   const L = JSON.parse(cfg.labels || "{}");
   const siteRoot = cfg.siteRoot || "./";
   const langRoot = cfg.langRoot || siteRoot;
-  let py = null;
-  let call = null;
+  let call = null;  // set once the engine answers
   let selected = "";
   let pending = "";  // the first clicked cell of a two-click board placement
   let view = null;
@@ -29,15 +28,6 @@
     return node;
   }
 
-  function loadScript(src) {
-    return new Promise((resolve, reject) => {
-      const s = el("script", { src: src });
-      s.onload = resolve;
-      s.onerror = () => reject(new Error("cannot load " + src));
-      document.head.appendChild(s);
-    });
-  }
-
   function hashRequest() {
     const out = {};
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
@@ -51,29 +41,43 @@
     return out;
   }
 
+  // The engine runs in a worker (engine-worker.js), so the page never freezes while Pyodide
+  // starts or the engine thinks. Calls are queued: each click is answered in order, and the
+  // root's data-version counts the answers (tests wait for it to move after a click).
+  let worker = null;
+  let queue = Promise.resolve();
+  let serial = 0;
+  let version = 0;
+
+  function rpc(op, args) {
+    const id = ++serial;
+    const answer = () => new Promise((resolve, reject) => {
+      const listen = (event) => {
+        if (event.data.id !== id) return;
+        worker.removeEventListener("message", listen);
+        if (event.data.ok) resolve(JSON.parse(event.data.result));
+        else reject(new Error(event.data.error));
+      };
+      worker.addEventListener("message", listen);
+      worker.postMessage({ id, op, args });
+    });
+    root.dataset.busy = "true";
+    queue = queue.then(answer).then((v) => { render(v); return v; })
+      .finally(() => { root.dataset.busy = "false"; });
+    return queue;
+  }
+
   async function boot() {
     root.dataset.state = "loading";
     part("status").textContent = L.loading;
     const started = performance.now();
-    await loadScript(siteRoot + "play/pyodide/pyodide.js");
-    py = await window.loadPyodide({ indexURL: new URL(siteRoot + "play/pyodide/", location.href).href });
-    const zip = await (await fetch(siteRoot + "play/engine.zip")).arrayBuffer();
-    py.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/dk" });
-    py.runPython([
-      "import json, sys",
-      "sys.path.insert(0, '/home/pyodide/dk')",
-      "from dominokit.spec import frozen",
-      "frozen.install(open('/home/pyodide/dk/checked-spec.txt', encoding='utf-8').read())",
-      "from dominokit.rulebook import playroom",
-      "_traces = json.load(open('/home/pyodide/dk/traces.json', encoding='utf-8'))",
-      "def _start(text): return json.dumps(playroom.page_start(json.loads(text), _traces))",
-      "def _call(*args): return json.dumps(playroom.page_call(*args))",
-    ].join("\n"));
-    call = py.globals.get("_call");
+    worker = new Worker(siteRoot + "play/engine-worker.js");
+    worker.addEventListener("error", (event) => fail(event.message || "worker failed"));
     const request = Object.assign({ variant: cfg.variant, lang: cfg.lang, mode: cfg.mode,
       trace: cfg.trace }, cfg.mode === "trace" ? {} : hashRequest());
     if (cfg.mode !== "trace") request.mode = "play";
-    render(JSON.parse(py.globals.get("_start")(JSON.stringify(request))));
+    await rpc("start", [request]);
+    call = true;
     root.dataset.bootMs = String(Math.round(performance.now() - started));
     root.dataset.readyMs = String(Math.round(performance.now()));  // since navigation start
     part("status").textContent = "";
@@ -81,16 +85,15 @@
   }
 
   function act(verb, kind, value) {
-    try {
-      render(JSON.parse(call(verb, kind || "", value || "", selected || "")));
-    } catch (err) {
+    rpc("call", [verb, kind || "", value || "", selected || ""]).catch((err) => {
       part("status").textContent = String(err);
       root.dataset.state = "error";
-    }
+    });
   }
 
   function render(v) {
     view = v;
+    root.dataset.version = String(++version);
     root.dataset.legalCount = String(v.legal_count);
     root.dataset.legal = JSON.stringify(v.legal);
     root.dataset.toMove = v.to_move === null ? "" : String(v.to_move);
