@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dominokit.spec import frozen
 from dominokit.spec.bundled import (
     bundled_common_file,
     bundled_variant_files,
@@ -249,7 +250,11 @@ def _load_bundled_variant(variant_id: str) -> Variant:
         known = ", ".join(variant_ids()) or "none"
         raise SpecError([SpecProblem(f"spec/variants/{variant_id}.yaml", 1, 1, "$",
                                      f"no bundled variant {variant_id!r} (known: {known})")])
-    return _load_variant_file(Path(str(spec_root() / "variants" / f"{variant_id}.yaml")))
+    path = Path(str(spec_root() / "variants" / f"{variant_id}.yaml"))
+    data = frozen.checked(f"variants/{variant_id}.yaml")
+    if data is not None:  # checked when it was frozen (the in-browser engine)
+        return _variant_from(YamlDocument(str(path), data), path)
+    return _load_variant_file(path)
 
 
 def _load_variant_file(path: Path) -> Variant:
@@ -264,12 +269,14 @@ def _load_variant_file(path: Path) -> Variant:
 @functools.cache
 def common_rules() -> tuple[RuleEntry, ...]:
     """The R-ALL rules of spec/common.yaml (SpecError if the file is missing or invalid)."""
-    source = bundled_common_file()
-    document = load_yaml_with_marks(source)
-    problems = check_document(document, "common", "common", is_common=True)
-    if problems:
-        raise SpecError(problems)
-    return tuple(RuleEntry.from_data(entry) for entry in document.data["rules"])
+    data = frozen.checked("common.yaml")
+    if data is None:
+        document = load_yaml_with_marks(bundled_common_file())
+        problems = check_document(document, "common", "common", is_common=True)
+        if problems:
+            raise SpecError(problems)
+        data = document.data
+    return tuple(RuleEntry.from_data(entry) for entry in data["rules"])
 
 
 def all_rule_ids() -> list[str]:
