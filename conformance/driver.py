@@ -573,7 +573,11 @@ class SubprocessEngine(_Verbs):
             line = self._exchange(proc, data, deadline, cmd, seq)
             proc.replied = True
             self._pending = False
-            return _result(line, cmd, seq, expect)
+            result = _result(line, cmd, seq, expect)
+            if time.monotonic() > deadline:  # reading and checking a reply count as answering
+                raise EngineTimeout("the reply came, but reading and checking it took the "
+                                    "rest of the time")
+            return result
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(

@@ -37,7 +37,8 @@ from dominokit.conformance.errors import (
     MalformedReply,
     ProtocolViolation,
 )
-from dominokit.spec.spec import registry, schema
+from dominokit.conformance.wire.limits import lone_surrogate, oversized, strict_validator
+from dominokit.spec.spec import schema
 
 PROTOCOL_VERSION: Final = 2
 """The newest protocol version, the one the kit asks for first; a breaking change to any
@@ -117,6 +118,10 @@ def parse_message(line: str | bytes, max_bytes: int) -> JsonObject:
         raise MessageError(f"line is not JSON: {error}") from None
     if not isinstance(value, dict):
         raise MessageError(f"line is JSON but not an object: {_shorten(line)}")
+    surrogate = lone_surrogate(line, value)
+    if surrogate is not None:
+        raise MessageError(f"a string holds a lone surrogate ({surrogate}), which is not "
+                           f"Unicode text")
     return value
 
 
@@ -386,7 +391,7 @@ def check_reply(reply: JsonObject, cmd: str, seq: int, expect: Any = None) -> Js
     answer is, so the schema is not consulted; any other reply is checked in full.
     """
     got = reply.get("seq")
-    if got != seq or isinstance(got, bool):
+    if got != seq or type(got) is not int:
         raise ProtocolViolation(_seq_problem(got, seq, reply))
     if expect is None or not answers_as_expected(reply, cmd, expect):
         problem = reply_problem(reply, cmd)
@@ -466,6 +471,9 @@ def _seq_problem(got: object, expected: int, reply: Mapping[str, Any]) -> str:
     if got is None and isinstance(reply.get("error"), dict):
         message = reply["error"].get("message")
         return f"engine could not read request {expected} (error reply with seq null): {message}"
+    if isinstance(got, float) and got == expected:
+        return (f"reply seq {got!r} is not an integer (a seq is a JSON integer: "
+                f"{expected}, not {got!r})")
     if isinstance(got, int) and not isinstance(got, bool) and got < expected:
         return (
             f"reply with seq {got} arrived while waiting for seq {expected}: "
@@ -498,10 +506,17 @@ def plain_legal_reply(reply: object) -> bool:
     if not isinstance(result, dict) or result.keys() != {"actions"}:
         return False
     actions = result["actions"]
-    if type(actions) is not list:
+    if type(actions) is not list or len(actions) > legal_actions_limit():
         return False
     fits = _action_pattern().search
     return all(type(a) is str and fits(a) for a in actions) and len(set(actions)) == len(actions)
+
+
+@cache
+def legal_actions_limit() -> int:
+    """The most actions a ``legal`` reply may list (the schema's ``maxItems``)."""
+    most: int = protocol_schema()["$defs"]["legal_result"]["properties"]["actions"]["maxItems"]
+    return most
 
 
 @cache
@@ -597,8 +612,13 @@ def full_validation() -> Iterator[None]:
 def problem(instance: object, definition: str) -> str | None:
     """What is wrong with ``instance`` as a ``definition`` of the schema's ``$defs``, or None.
 
-    The message is the most relevant error, prefixed with the JSON path of the field.
+    The message is the most relevant error, prefixed with the JSON path of the field. A list
+    or object over its schema's size limit is found first, before the validator visits its
+    members (``wire.limits.oversized``), so a message costs no more than its limits allow.
     """
+    too_large = oversized(instance, f"{SCHEMA_ID}#/$defs/{definition}")
+    if too_large is not None:
+        return too_large
     error = best_match(_validator(definition).iter_errors(instance))
     if error is None:
         return None
@@ -608,7 +628,7 @@ def problem(instance: object, definition: str) -> str | None:
 @cache
 def _validator(definition: str) -> Draft202012Validator:
     reference_form = {"$ref": f"{SCHEMA_ID}#/$defs/{definition}"}
-    return Draft202012Validator(reference_form, registry=registry())
+    return strict_validator(reference_form)
 
 
 def protocol_schema() -> JsonObject:

@@ -3,6 +3,7 @@ waiting on observable state (never on a bare sleep)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -79,7 +80,5 @@ def kill_all(pids: Sequence[int]) -> None:
     """SIGKILL whatever of ``pids`` is still running (a test kills everything it started)."""
     for pid in pids:
         if alive(pid):
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, 9)
-            except (ProcessLookupError, PermissionError):
-                pass

@@ -69,10 +69,9 @@ def test_a_lone_surrogate_is_a_malformed_reply_and_the_reports_are_written(
     assert b"Traceback" not in done.stderr, done.stderr.decode()
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     ET.parse(tmp_path / "r.xml")
-    text = json.dumps(report)
-    assert "malformed" in text
     if where == "hello name":
         assert done.returncode == 4  # the engine never came up: nothing was judged
+        assert "not a protocol message" in report["error"]  # a malformed reply's words
         assert "surrogate" in report["error"]
     else:  # the run went on: the case is errored, as for any malformed reply
         assert done.returncode == 1

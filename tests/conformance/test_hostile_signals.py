@@ -10,7 +10,6 @@ test, not a synchronisation. Whatever a test started is killed at its end.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
