@@ -647,9 +647,9 @@ def _write_reports(report: Report, json_path: str | Path | None,
             continue
         try:
             write(path)
-        except OSError as error:
-            report.write_errors.append(
-                f"cannot write the {what} to {path}: {error.strerror or error}")
+        except (OSError, ValueError) as error:  # ValueError: text no encoder could write
+            reason = getattr(error, "strerror", None) or error
+            report.write_errors.append(f"cannot write the {what} to {path}: {reason}")
 
 
 def check_conform_settings(args: argparse.Namespace) -> None:

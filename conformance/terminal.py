@@ -29,6 +29,7 @@ from dominokit.conformance.report import (
     format_outcome,
     headline,
 )
+from dominokit.conformance.run.printable import printable
 
 PROGRESS_EVERY: Final = 5.0
 """Seconds between plain progress lines when the output is not a terminal."""
@@ -175,14 +176,14 @@ class Terminal:
         if lines:
             self._write("\n".join(lines) + "\n")
         if report.error:
-            self._write_err(f"error: {report.error}\n")
+            self._write_err(f"error: {printable(report.error)}\n")
         summary = report.summary_line()
         colour = _GREEN if report.ok else _RED
         self._write((f"{colour}{summary}{_RESET}" if self.color else summary) + "\n")
 
     def error(self, text: str) -> None:
         """Say on ``err`` what went wrong around the run (a report that could not be written)."""
-        self._write_err(f"error: {text}\n")
+        self._write_err(f"error: {printable(text)}\n")
 
     def _failures(self, report: Report) -> list[str]:
         failing = [r for r in report.records

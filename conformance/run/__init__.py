@@ -1,0 +1,1 @@
+"""The run: its cases, its loop, its settings and its reports."""
