@@ -15,17 +15,15 @@ during a long case, a ``Progress`` line at each checkpoint (``"type": "progress"
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dominokit.conformance.atomic import write_bytes_atomically
 from dominokit.conformance.expectations import Expectations, Judgement
 from dominokit.conformance.run.printable import printable, xml_safe
 
@@ -220,7 +218,7 @@ class Report:
         text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
         # A lone surrogate (none should reach here: the reply reader refuses them) is written
         # as its JSON escape, so the report is still written, and still JSON.
-        write_whole(path, text.encode("utf-8", "backslashreplace"))
+        write_bytes_atomically(path, text.encode("utf-8", "backslashreplace"))
 
     def junit(self) -> ET.ElementTree:
         """The run as JUnit XML: one testcase per case; failure, error or skipped elements.
@@ -284,32 +282,7 @@ class Report:
         buffer = io.BytesIO()
         self.junit().write(buffer, encoding="utf-8", xml_declaration=True)
         data = buffer.getvalue()
-        write_whole(path, data + b"\n")
-
-
-def write_whole(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that a reader sees the old file or the new, never half.
-
-    A regular file (or a new one) is written beside the target and renamed over it. Anything
-    else (``/dev/stdout``, a pipe, ``/dev/full``) is written in place, since renaming over a
-    device would replace it; a failed write there still raises, it is never silent.
-    """
-    target = Path(path)
-    if target.exists() and not target.is_file():
-        with open(target, "wb") as stream:
-            stream.write(data)
-        return
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        write_bytes_atomically(path, data + b"\n")
 
 
 def count_text(counts: dict[str, int]) -> str:

@@ -653,22 +653,16 @@ def _write_reports(report: Report, json_path: str | Path | None,
 
 
 def check_conform_settings(args: argparse.Namespace) -> None:
-    """Refuse, before anything starts, output paths no report can be written to.
+    """Refuse, before anything starts, output paths no report can be written to, and two
+    reports on one path.
 
     ``--report-dir`` is checked only when given: the default is needed only once a case fails,
     and a repro trace that cannot be written is a note on its case, not a reason to run
     nothing (a read-only checkout can still be tested)."""
-    for option, path, check in (("--json", args.json, settings.writable_file),
-                                ("--junitxml", args.junitxml, settings.writable_file),
-                                ("--jsonl", getattr(args, "jsonl", None),
-                                 settings.writable_file),
-                                ("--report-dir", args.report_dir, settings.writable_dir)):
-        if path is None:
-            continue
-        try:
-            check(path)
-        except settings.SettingError as error:
-            raise settings.SettingError(f"{option} {path}: {error}") from None
+    settings.check_outputs([("--json", args.json, "file"),
+                            ("--junitxml", args.junitxml, "file"),
+                            ("--jsonl", getattr(args, "jsonl", None), "file"),
+                            ("--report-dir", args.report_dir, "dir")])
 
 
 def run_conform(args: argparse.Namespace) -> int:

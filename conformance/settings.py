@@ -12,7 +12,7 @@ import argparse
 import contextlib
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -46,9 +46,11 @@ def count(text: str | int, minimum: int = 0) -> int:
 
 
 def writable_file(path: str | Path) -> None:
-    """Refuse a path a report cannot be written to: a directory, a path below a file, or a
-    folder this process may not write in. Missing parent folders are fine (they are made)."""
+    """Refuse a path a report cannot be written to: a directory, a path below a file, a path
+    through a symbolic link that leads nowhere, or a folder this process may not write in.
+    Missing parent folders are fine (they are made)."""
     target = Path(path)
+    _no_broken_link(target, path)
     if target.is_dir():
         raise SettingError(f"{path} is a directory, not a file")
     if target.exists():
@@ -60,11 +62,49 @@ def writable_file(path: str | Path) -> None:
 
 
 def writable_dir(path: str | Path) -> None:
-    """Refuse a folder that cannot hold files: a file, below a file, or not writable."""
+    """Refuse a folder that cannot hold files: a file, below a file, through a symbolic link
+    that leads nowhere, or not writable."""
     target = Path(path)
+    _no_broken_link(target, path)
     if target.exists() and not target.is_dir():
         raise SettingError(f"{path} is not a directory")
     _creatable(target, path)
+
+
+def _no_broken_link(target: Path, given: str | Path) -> None:
+    """Refuse a path one of whose parts is a symbolic link that leads nowhere (a loop, or a
+    link to something missing): no file can be made there, and without this check the run
+    would find out only when it writes its reports, after every case."""
+    for part in [target, *target.parents]:
+        if os.path.islink(part) and not part.exists():
+            raise SettingError(f"{given}: {part} is a symbolic link that leads nowhere "
+                               f"(a loop, or its target is missing)")
+
+
+OutputKind = Literal["file", "dir"]
+
+
+def check_outputs(outputs: Sequence[tuple[str, str | Path | None, OutputKind]]) -> None:
+    """Check every output path of a command before anything runs, each with the check of its
+    kind (``writable_file``, ``writable_dir``), and refuse two outputs on one file: the second
+    report written would replace the first. ``outputs`` are (option, path or None, kind);
+    the error names the option."""
+    seen: dict[str, tuple[str, str | Path]] = {}
+    for option, path, kind in outputs:
+        if path is None:
+            continue
+        try:
+            (writable_file if kind == "file" else writable_dir)(path)
+        except SettingError as error:
+            raise SettingError(f"{option} {path}: {error}") from None
+        if kind != "file" or not Path(path).is_file() and Path(path).exists():
+            continue  # a device (/dev/stdout) may well take two reports
+        key = os.path.normcase(os.path.realpath(path))
+        if key in seen:
+            first, where = seen[key]
+            raise SettingError(f"{first} {where} and {option} {path} are the same file: "
+                               f"each report needs a path of its own")
+        seen[key] = (option, path)
 
 
 def _creatable(folder: Path, given: str | Path) -> None:

@@ -123,6 +123,12 @@ def _check_out(out: str) -> str | None:
     path = Path(out)
     if path.is_dir():
         return f"--out {out}: is a directory; give a file name such as {path / 'hand.yaml'}"
+    from dominokit.conformance import settings  # the commands' one check of output paths
+
+    try:
+        settings.check_outputs([("--out", out, "file")])
+    except settings.SettingError as error:
+        return str(error)
     if not path.parent.is_dir():
         return f"--out {out}: the folder {path.parent} does not exist"
     return None
