@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 import time
 import traceback
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from fnmatch import fnmatchcase
 from functools import partial
 from pathlib import Path
-from typing import Any, Final, Literal, TextIO
+from typing import Any, BinaryIO, Final, Literal, TextIO
 
 from dominokit.conformance import settings
 from dominokit.conformance.driver import STARTUP_TIMEOUT, Engine, Hello, open_engine
@@ -489,9 +490,13 @@ def _skip(report: Report, lines: _Stream, case: Case, stop: str) -> None:
 
 class _Stream:
     """The JSON lines report of a run (``jsonl_path``): one line per case, and progress lines
-    of a long case (``Progress``), each flushed at once; a ``type`` tells them apart."""
+    of a long case (``Progress``), each written at once; a ``type`` tells them apart.
 
-    def __init__(self, file: TextIO | None) -> None:
+    A line is written whole or not at all: each goes to the file in unbuffered writes, and a
+    write that fails part way (a full disk) is cut back to the end of the line before, so a
+    follower never reads half a line, and the run says that the report stopped there."""
+
+    def __init__(self, file: BinaryIO | None) -> None:
         self.file = file
 
     def write(self, record: CaseRecord, report: Report) -> None:
@@ -504,12 +509,24 @@ class _Stream:
     def _line(self, data: dict[str, Any], report: Report) -> None:
         if self.file is None:
             return
+        line = (json.dumps(data, default=str, ensure_ascii=False) + "\n").encode(
+            "utf-8", "backslashreplace")
+        fd = self.file.fileno()
         try:
-            self.file.write(json.dumps(data, default=str) + "\n")
-            self.file.flush()
+            start: int | None = os.lseek(fd, 0, os.SEEK_END)
+        except OSError:  # a pipe (--jsonl /dev/stdout): nothing to cut back
+            start = None
+        try:
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
         except OSError as error:
+            if start is not None:
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, start)
             report.write_errors.append(f"cannot append to the JSON lines report: "
-                                       f"{error.strerror or error}")
+                                       f"{error.strerror or error}; it ends with the last "
+                                       f"whole line")
             self.close()
 
     def close(self) -> None:
@@ -532,7 +549,7 @@ def _open_stream(path: str | Path | None, report: Report) -> _Stream:
     if path is None:
         return _Stream(None)
     try:
-        return _Stream(open(path, "w", encoding="utf-8"))  # noqa: SIM115 - _Stream closes it
+        return _Stream(open(path, "wb", buffering=0))  # noqa: SIM115 - _Stream closes it
     except OSError as error:
         report.write_errors.append(f"cannot write the JSON lines report to {path}: "
                                    f"{error.strerror or error}")
