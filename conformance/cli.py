@@ -205,7 +205,10 @@ def _build_parser() -> argparse.ArgumentParser:
     record.add_argument("--option", action="append", default=[], metavar="K=V")
     record.add_argument("--description", default="")
     record.add_argument("--rules", default="", help="comma-separated rule ids covered")
-    record.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    record.add_argument("--out", metavar="FILE", help="output file (default: stdout); an "
+                        "existing file is refused unless --force is given")
+    record.add_argument("--force", action="store_true",
+                        help="with --out: replace an existing file (its comments are lost)")
     record.add_argument(
         "--match", action="store_true",
         help="with --seed: a whole match (kind: match) of random deals played at random",
@@ -224,9 +227,11 @@ def _build_parser() -> argparse.ArgumentParser:
         help="engine command line, or python:module:factory (default: the bundled reference, "
         "served over the protocol as a subprocess)",
     )
+    from dominokit.conformance import settings
+
     replay.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS",
-        help="per-request engine timeout (default 10)",
+        "--timeout", type=settings.argument_type(settings.seconds), default=10.0,
+        metavar="SECONDS", help="per-request engine timeout (default 10)",
     )
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"

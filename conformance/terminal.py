@@ -237,5 +237,6 @@ class Terminal:
 
 
 def _columns() -> int:
-    """The terminal's width (``COLUMNS`` first), at least 20."""
-    return max(20, shutil.get_terminal_size().columns)
+    """The terminal's width (``COLUMNS`` first), at least 2: the bar is cut to one column
+    less, however narrow the terminal, so it never wraps."""
+    return max(2, shutil.get_terminal_size().columns)

@@ -13,11 +13,11 @@ import argparse
 import random
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.traces.commands import _options_from
+from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.traces.commands import _options_from, out_problem, write_out
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import JsonObject, file_stem
 from dominokit.conformance.traces.record import (
@@ -73,13 +73,12 @@ def record_random_match(variant: str, options: Mapping[str, Any] | None, seed: i
 
 def run_record_match(args: argparse.Namespace) -> int:
     """``dominokit trace record --variant V --match --seed N [--first-starter P]``."""
+    problem = out_problem(args)
+    if problem is not None:
+        print(f"dominokit trace record: {problem}", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     trace_id = f"{args.variant}/{file_stem(args.out)}" if args.out else None
     data = record_random_match(args.variant, _options_from(args.option), args.seed,
                                args.first_starter, args.description, rules, trace_id)
-    text = dump_trace(data)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_out(args, dump_trace(data))
