@@ -1,11 +1,11 @@
 """Writing a file whole or not at all: the one writer of every file the kit writes.
 
 A trace, a report, a vector file or any other file the kit writes must never be left
-half-written by a full disk, a kill or a bad path: the bytes go to a temporary file in the
-same folder (so the final step is a rename within one file system) and replace the target only
-once they are complete. The file gets the mode any program's new file gets, ``0666`` less the
-umask (a temporary file is made ``0600``, which would leave a report only its owner can read),
-and a file written over keeps the mode it had.
+half-written by a full disk, a kill or a bad path: the data goes to a temporary file in the
+same folder (so the final step is a rename within one file system) and replaces the target
+only once it is complete. The file gets the mode any program's new file gets, ``0666`` less
+the umask (a temporary file is made ``0600``, which would leave a report only its owner can
+read), and a file written over keeps the mode it had.
 
 Writing a set of files so that a failure leaves the previous set whole is ``write_all``: every
 file is written beside its target first, and only when all are complete are they renamed into
@@ -21,39 +21,40 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["write_all", "write_bytes_atomically", "write_text_atomically"]
+__all__ = ["write_all", "write_atomically", "write_text_atomically"]
 
 
-def write_text_atomically(path: Path | str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all (``write_bytes_atomically``)."""
-    write_bytes_atomically(path, text.encode("utf-8"))
-
-
-def write_bytes_atomically(path: Path | str, data: bytes) -> None:
+def write_atomically(path: Path | str, data: bytes, *, make_parents: bool = False) -> None:
     """Write ``data`` to ``path`` so that a reader sees the old file or the new, never half.
 
-    Missing parent folders are made. A regular file (or a new one) is written beside the
-    target and renamed over it. Anything else (``/dev/stdout``, a pipe, ``/dev/full``) is
-    written in place, since renaming over a device would replace it; a failed write there
-    still raises. Raises OSError when it cannot be written; the target is then untouched and
-    no temporary file is left behind.
+    A regular file (or a new one) is written beside the target and renamed over it. Anything
+    else (``/dev/stdout``, a pipe, ``/dev/full``) is written in place, since renaming over a
+    device would replace it; a failed write there still raises, it is never silent.
+    ``make_parents`` creates missing folders first. Raises OSError when it cannot be written;
+    the target is then untouched and no temporary file is left behind.
     """
     target = Path(path)
     if target.exists() and not target.is_file():
         with open(target, "wb") as stream:
             stream.write(data)
         return
-    write_all({target: data})
+    write_all({target: data}, make_parents=make_parents)
 
 
-def write_all(files: Mapping[Path, bytes]) -> None:
+def write_text_atomically(path: Path | str, text: str) -> None:
+    """``write_atomically`` for UTF-8 text."""
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_all(files: Mapping[Path, bytes], *, make_parents: bool = False) -> None:
     """Write every file of ``files`` (target path -> bytes), replacing the targets only once
     every one is written: a failure (a full disk) leaves every target as it was and no
-    temporary file behind. Parent folders are made as needed."""
+    temporary file behind. ``make_parents`` creates missing folders first."""
     written: list[tuple[str, Path]] = []
     try:
         for target, data in files.items():
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if make_parents:
+                target.parent.mkdir(parents=True, exist_ok=True)
             written.append((_written_beside(target, data), target))
         for temporary, target in written:
             os.replace(temporary, target)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
-from dominokit.conformance.runner import Outcome
+from dominokit.conformance.cases.model import Outcome
 from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError

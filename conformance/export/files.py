@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import Any, Final
 
 from dominokit.conformance.atomic import write_all
+from dominokit.conformance.cases import SUITE_VERSION
+from dominokit.conformance.cases.model import ConformanceError
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.export.build import KINDS, Collected, collect_vectors
-from dominokit.conformance.protocol import PROTOCOL_VERSIONS
-from dominokit.conformance.runner import SUITE_VERSION, ConformanceError
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX
+from dominokit.conformance.wire.protocol import PROTOCOL_VERSIONS
 from dominokit.reference import variant_ids
 from dominokit.spec.yamldoc import load_yaml_data, read_limited
 
@@ -94,7 +95,7 @@ def write(folder: Path, rendered: dict[str, bytes]) -> None:
     """Write an export into ``folder`` (created), replacing the files it had: every file is
     written beside its target first and renamed into place only once all are complete, so an
     export that fails (a full disk) leaves the previous one whole."""
-    write_all({folder / path: data for path, data in rendered.items()})
+    write_all({folder / path: data for path, data in rendered.items()}, make_parents=True)
 
 
 def drift(folder: Path, rendered: dict[str, bytes], scope: str = "") -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-ENGINES = REPO / "tests" / "engines"
+ENGINES = REPO / "tests" / "conformance" / "engines"
 HOSTILE = ENGINES / "hostile_reply.py"
 ONE_CASE = "golden/poldomino/catch-double-blank"
 """A case of the one variant the scripted engine declares: its first request is not hello."""

@@ -148,8 +148,8 @@ def test_a_huge_hello_costs_the_kit_no_more_than_its_deadline(tmp_path: Path,
 
 LEGAL_PROBE = """
 import sys
-from dominokit.conformance.driver import SubprocessEngine
-from dominokit.conformance.errors import EngineFailure
+from dominokit.conformance.kit.driver import SubprocessEngine
+from dominokit.conformance.wire.errors import EngineFailure
 engine = SubprocessEngine(sys.argv[1:], timeout=2, startup_timeout=3)
 engine.hello()
 try:

@@ -151,7 +151,7 @@ def test_a_killed_kit_takes_its_python_engines_with_it(tmp_path: Path, workers: 
     pid_dir = tmp_path / "pids"
     pid_dir.mkdir()
     kit = subprocess.Popen(
-        command("conform", "--engine", "python:tests.engines.hostile_python:hung",
+        command("conform", "--engine", "python:tests.conformance.engines.hostile_python:hung",
                 "--only", "golden/poldomino/catch-*", "--workers", workers,
                 "--timeout", "600", "--startup-timeout", "600"),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPO,

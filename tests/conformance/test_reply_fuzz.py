@@ -19,12 +19,12 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dominokit.conformance import protocol
-from dominokit.conformance.driver import Hello, read_reply
-from dominokit.conformance.errors import EngineFailure, EngineRejected
-from dominokit.conformance.report import Report
-from dominokit.conformance.runner import Case, Outcome
-from dominokit.conformance.terminal import Terminal
+from dominokit.conformance.cases.model import Case, Outcome
+from dominokit.conformance.kit.driver import Hello, read_reply
+from dominokit.conformance.run.report import Report
+from dominokit.conformance.run.terminal import Terminal
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
 
 COMMANDS = ("hello", "legal", "state", "apply", "new_hand", "match_state")
 
