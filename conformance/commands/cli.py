@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from types import FrameType
 from typing import Any, NoReturn, TextIO, cast
 
+from dominokit.conformance.commands.signals import stop_signals
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference.errors import DominokitError
 
@@ -32,9 +31,6 @@ exit status (the same for every command, as pytest's):
   4 usage error     bad arguments, an unreadable or unwritable file, an engine that
                     will not start: nothing was judged
   5 no cases        --variant/--only selected no case"""
-
-STOP_SIGNALS = ("SIGTERM", "SIGHUP")
-"""Signals that stop a command as Ctrl-C does (cleanly, reports written), where they exist."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -382,31 +378,6 @@ def _quiet_pipe() -> Iterator[None]:
         sys.stdout = original
 
 
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise KeyboardInterrupt, as Ctrl-C does, so the command stops the
-    same way: engines closed, partial reports written, status 2. Only the first counts: a
-    second one must not cut short the cleanup it started (SIGKILL still ends everything)."""
-    previous: dict[int, Any] = {}
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        for caught in previous:
-            signal.signal(caught, signal.SIG_IGN)
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    for name in STOP_SIGNALS:
-        signum = getattr(signal, name, None)
-        if signum is None:
-            continue
-        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
-            previous[signum] = signal.signal(signum, interrupt)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns an ``ExitStatus`` (see ``EXIT_STATUS_HELP``)."""
     parser = build_parser()
@@ -422,7 +393,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else ExitStatus.USAGE_ERROR
     guard = contextlib.nullcontext() if args.command == "engine" else _quiet_pipe()
     try:
-        with guard, _stop_signals():
+        with guard, stop_signals():
             return _dispatch(args)
     except DominokitError as error:
         print(f"dominokit: {error}", file=sys.stderr)
