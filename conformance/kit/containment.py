@@ -72,8 +72,9 @@ def become_subreaper() -> bool:
         return False
 
 
+@cache
 def _prctl() -> Callable[..., int] | None:
-    """libc's ``prctl`` with its arguments typed (Linux), or None."""
+    """libc's ``prctl`` with its arguments typed (Linux), or None; looked up once."""
     if not sys.platform.startswith("linux"):
         return None
     try:
