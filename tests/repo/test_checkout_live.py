@@ -24,6 +24,7 @@ MAPPED = {
     "spec": "spec",
     "reference": "reference",
     "conformance": "conformance",
+    "bench": "bench",
     "rulebook": "docs/rulebook",
 }
 """Each import name under ``dominokit.`` and the folder of the repository it maps to."""
