@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import signal
 import stat
 import subprocess
@@ -191,14 +192,23 @@ def test_trace_record_will_not_overwrite_a_trace_without_force(tmp_path: Path) -
 
 # ------------------------------------------------------------------ export --check's manifest
 
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One small export, made once for the manifest tests (each changes a copy)."""
+    out = tmp_path_factory.mktemp("export") / "vectors"
+    done = run("export", "--out", str(out), "--variant", "poldomino", "--examples", "1",
+               cwd=out.parent, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
 @pytest.mark.parametrize(("examples", "words"), [
     (-5, b"examples"), (10**9, b"examples"), ("5", b"examples"), (True, b"examples"),
 ])
 def test_export_check_refuses_a_manifest_with_values_no_export_has(
-        tmp_path: Path, examples: object, words: bytes) -> None:
+        tmp_path: Path, exported: Path, examples: object, words: bytes) -> None:
     out = tmp_path / "vectors"
-    assert run("export", "--out", str(out), "--variant", "poldomino", "--examples", "1",
-               cwd=tmp_path, timeout=60).returncode == 0
+    shutil.copytree(exported, out)
     manifest = out / "manifest.json"
     data = json.loads(manifest.read_text())
     data["examples"] = examples
