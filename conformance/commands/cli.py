@@ -14,13 +14,12 @@ import argparse
 import contextlib
 import importlib.util
 import os
-import signal
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from types import FrameType
 from typing import Any, NoReturn, TextIO, cast
 
+from dominokit.conformance.commands.signals import stop_signals
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference.errors import DominokitError
 
@@ -33,9 +32,6 @@ exit status (the same for every command, as pytest's):
   4 usage error     bad arguments, an unreadable or unwritable file, an engine that
                     will not start: nothing was judged
   5 no cases        --variant/--only selected no case"""
-
-STOP_SIGNALS = ("SIGTERM", "SIGHUP")
-"""Signals that stop a command as Ctrl-C does (cleanly, reports written), where they exist."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -230,7 +226,10 @@ def build_parser() -> argparse.ArgumentParser:
     record.add_argument("--option", action="append", default=[], metavar="K=V")
     record.add_argument("--description", default="")
     record.add_argument("--rules", default="", help="comma-separated rule ids covered")
-    record.add_argument("--out", metavar="FILE", help="output file (default: stdout)")
+    record.add_argument("--out", metavar="FILE", help="output file (default: stdout); an "
+                        "existing file is refused unless --force is given")
+    record.add_argument("--force", action="store_true",
+                        help="with --out: replace an existing file (its comments are lost)")
     record.add_argument(
         "--match", action="store_true",
         help="with --seed: a whole match (kind: match) of random deals played at random",
@@ -249,9 +248,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="engine command line, or python:module:factory (default: the bundled reference, "
         "served over the protocol as a subprocess)",
     )
+    from dominokit.conformance.run import settings
+
     replay.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS",
-        help="per-request engine timeout (default 10)",
+        "--timeout", type=settings.argument_type(settings.seconds), default=10.0,
+        metavar="SECONDS", help="per-request engine timeout (default 10)",
     )
     replay.add_argument(
         "--html", metavar="FILE",
@@ -402,31 +403,6 @@ def _quiet_pipe() -> Iterator[None]:
         sys.stdout = original
 
 
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise KeyboardInterrupt, as Ctrl-C does, so the command stops the
-    same way: engines closed, partial reports written, status 2. Only the first counts: a
-    second one must not cut short the cleanup it started (SIGKILL still ends everything)."""
-    previous: dict[int, Any] = {}
-
-    def interrupt(signum: int, frame: FrameType | None) -> None:
-        for caught in previous:
-            signal.signal(caught, signal.SIG_IGN)
-        raise KeyboardInterrupt(signal.Signals(signum).name)
-
-    for name in STOP_SIGNALS:
-        signum = getattr(signal, name, None)
-        if signum is None:
-            continue
-        with contextlib.suppress(ValueError):  # not the main thread: leave signals alone
-            previous[signum] = signal.signal(signum, interrupt)
-    try:
-        yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns an ``ExitStatus`` (see ``EXIT_STATUS_HELP``)."""
     arguments = sys.argv[1:] if argv is None else list(argv)
@@ -447,7 +423,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return stop.code if isinstance(stop.code, int) else ExitStatus.USAGE_ERROR
     guard = contextlib.nullcontext() if args.command == "engine" else _quiet_pipe()
     try:
-        with guard, _stop_signals():
+        with guard, stop_signals():
             return _dispatch(args)
     except DominokitError as error:
         print(f"dominokit: {error}", file=sys.stderr)

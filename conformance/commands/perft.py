@@ -12,7 +12,6 @@ which is what makes them expectations rather than a copy of the reference's answ
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +19,9 @@ from typing import Any
 
 import yaml
 
+from dominokit.conformance.atomic import write_text_atomically
 from dominokit.conformance.commands.options import parse_option_pairs
+from dominokit.conformance.commands.trace import read_deal_file
 from dominokit.reference import Deal, apply_action, legal_actions, load_variant, new_hand
 from dominokit.reference.errors import DominokitError
 from dominokit.reference.state import HandState
@@ -104,18 +105,6 @@ def counts(state: HandState, depth: int) -> list[JsonObject]:
     return out
 
 
-def _read_deal(path: Path) -> JsonObject:
-    try:
-        deal = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DominokitError(f"{path}: {error.strerror or error}") from None
-    except ValueError as error:
-        raise DominokitError(f"{path}: not JSON: {error}") from None
-    if not isinstance(deal, dict):
-        raise DominokitError(f"{path}: a deal is a JSON object")
-    return deal
-
-
 def _leading_comments(text: str) -> str:
     lines: list[str] = []
     for line in text.splitlines():
@@ -152,7 +141,7 @@ def record(path: Path, variant: str, entry: JsonObject) -> str:
     body = yaml.safe_dump({"variant": variant, "positions": positions}, sort_keys=False,
                           default_flow_style=None, width=100, allow_unicode=True)
     try:
-        path.write_text(header + body, encoding="utf-8")
+        write_text_atomically(path, header + body)
     except OSError as error:
         raise DominokitError(f"{path}: {error.strerror or error}") from None
     return verb
@@ -169,7 +158,7 @@ def run_perft(variant: str, deal_file: str, depth: int, *, show_divide: bool = F
         raise DominokitError("--record needs --name NAME: lowercase letters, digits and "
                              f"dashes (got {name!r})")
     options = chosen_options(variant, parse_option_pairs(option_pairs))
-    deal = _read_deal(Path(deal_file))
+    deal = read_deal_file(Path(deal_file))
     path = actions.split()
     state = position(variant, options, deal, path)
     if show_divide:

@@ -96,9 +96,10 @@ def _not_usable(path: Path) -> str:
     return "not a regular file" if path.exists() else "no such file or directory"
 
 
-def _read_deal(path: Path) -> JsonObject:
+def read_deal_file(path: Path) -> JsonObject:
     """A deal file: one JSON object, read under the limits of a protocol request (a deal is
-    sent to engines as one), so a huge or deeply nested file is refused before parsing."""
+    sent to engines as one), so a huge, endless or deeply nested file is refused before
+    parsing. Every command that reads a deal file (``trace record``, ``perft``) reads it here."""
     try:
         raw = read_limited(path, MAX_REQUEST_LINE_BYTES)
     except OSError as error:
@@ -115,25 +116,60 @@ def _check_out(out: str) -> str | None:
     path = Path(out)
     if path.is_dir():
         return f"--out {out}: is a directory; give a file name such as {path / 'hand.yaml'}"
+    from dominokit.conformance.run import settings  # the commands' one check of output paths
+
+    try:
+        settings.check_outputs([("--out", out, "file")])
+    except settings.SettingError as error:
+        return str(error)
     if not path.parent.is_dir():
         return f"--out {out}: the folder {path.parent} does not exist"
     return None
 
 
+def _would_lose(path: Path, force: bool) -> str | None:
+    """Why ``--out`` must not replace ``path`` (an existing file, without ``--force``): a
+    golden trace's hand-written checks live in its comments, and a new recording has none."""
+    if force or not path.exists():
+        return None
+    try:
+        lines = read_limited(path).decode("utf-8", "replace").splitlines()
+    except OSError:
+        lines = []
+    comments = sum(1 for line in lines if line.lstrip().startswith("#"))
+    return (f"--out {path}: the file exists; writing over it would lose its {len(lines)} "
+            f"lines, {comments} comment line{'s' if comments != 1 else ''} among them "
+            f"(a golden trace's hand-checked arithmetic lives there); give --force to "
+            f"replace it, or write elsewhere")
+
+
 def run_trace_record(args: argparse.Namespace) -> int:
     """``dominokit trace record``: write a trace from a deal and actions, or a seed.
 
-    Bad input (an unwritable ``--out``, an unreadable or refused deal, a refused action, an
-    unknown option) is one line on stderr and status 4; nothing is written then.
+    Bad input (an unwritable ``--out``, an existing ``--out`` without ``--force``, an
+    unreadable or refused deal, a refused action, an unknown option) is one line on stderr
+    and status 4; nothing is written then.
     """
-    if args.out:
-        problem = _check_out(args.out)
-        if problem is not None:
-            return _usage_error("record", problem)
+    problem = out_problem(args)
+    if problem is not None:
+        return _usage_error("record", problem)
     try:
         text = dump_trace(_record(args))
     except DominokitError as error:
         return _usage_error("record", str(error))
+    return write_out(args, text)
+
+
+def out_problem(args: argparse.Namespace) -> str | None:
+    """Why ``trace record``'s ``--out`` cannot be written or must not be replaced, checked
+    before any work (None: it can, or there is none)."""
+    if not args.out:
+        return None
+    return _check_out(args.out) or _would_lose(Path(args.out), getattr(args, "force", False))
+
+
+def write_out(args: argparse.Namespace, text: str) -> int:
+    """Write a recorded trace to ``--out`` (whole or not at all) or stdout; the status."""
     if not args.out:
         sys.stdout.write(text)
         return ExitStatus.OK
@@ -151,7 +187,7 @@ def _record(args: argparse.Namespace) -> JsonObject:
     if args.deal is None:
         return record_random(args.variant, options, args.seed, args.description, rules,
                              trace_id=trace_id)
-    deal = _read_deal(Path(args.deal))
+    deal = read_deal_file(Path(args.deal))
     actions = args.actions.split()
     data = record_hand(args.variant, options, deal, actions,
                        args.description or "Recorded hand.", rules or ["R-ALL-03"],

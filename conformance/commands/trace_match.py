@@ -13,10 +13,11 @@ import argparse
 import random
 import sys
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.commands.options import parse_option_pairs
+from dominokit.conformance.commands.trace import out_problem, write_out
+from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.traces.engine import reference_engine
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import JsonObject, file_stem
@@ -73,13 +74,12 @@ def record_random_match(variant: str, options: Mapping[str, Any] | None, seed: i
 
 def run_record_match(args: argparse.Namespace) -> int:
     """``dominokit trace record --variant V --match --seed N [--first-starter P]``."""
+    problem = out_problem(args)
+    if problem is not None:
+        print(f"dominokit trace record: {problem}", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     trace_id = f"{args.variant}/{file_stem(args.out)}" if args.out else None
     data = record_random_match(args.variant, parse_option_pairs(args.option), args.seed,
                                args.first_starter, args.description, rules, trace_id)
-    text = dump_trace(data)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return write_out(args, dump_trace(data))

@@ -17,6 +17,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final
 
+from dominokit.conformance.atomic import write_all
 from dominokit.conformance.cases import SUITE_VERSION
 from dominokit.conformance.cases.model import ConformanceError
 from dominokit.conformance.exit_status import ExitStatus
@@ -24,7 +25,7 @@ from dominokit.conformance.export.build import KINDS, Collected, collect_vectors
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX
 from dominokit.conformance.wire.protocol import PROTOCOL_VERSIONS
 from dominokit.reference import variant_ids
-from dominokit.spec.yamldoc import load_yaml_data
+from dominokit.spec.yamldoc import load_yaml_data, read_limited
 
 JsonObject = dict[str, Any]
 
@@ -34,6 +35,12 @@ FORMAT_VERSION: Final = 1
 DEFAULT_EXPORT_EXAMPLES: Final = 5
 """Random hands per differential and invariant case in the default export: enough to cover
 every option set without making the bundled files large; ``--examples`` asks for more."""
+
+MAX_EXPORT_EXAMPLES: Final = 1000
+"""The most random hands per case an export makes (``--examples``, a manifest's
+``examples``): about ten minutes of work per variant; the work grows with the number, so a
+larger one, mistyped or from a damaged manifest, is refused rather than left to look like a
+hang."""
 
 DEFAULT_SEED: Final = 0
 MANIFEST: Final = "manifest.json"
@@ -85,11 +92,10 @@ def render(variants: Sequence[str], examples: int, seed: int = DEFAULT_SEED
 
 
 def write(folder: Path, rendered: dict[str, bytes]) -> None:
-    """Write an export into ``folder`` (created), replacing the files it had."""
-    for path, data in rendered.items():
-        target = folder / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+    """Write an export into ``folder`` (created), replacing the files it had: every file is
+    written beside its target first and renamed into place only once all are complete, so an
+    export that fails (a full disk) leaves the previous one whole."""
+    write_all({folder / path: data for path, data in rendered.items()}, make_parents=True)
 
 
 def drift(folder: Path, rendered: dict[str, bytes], scope: str = "") -> list[str]:
@@ -124,8 +130,9 @@ def run_export(out: str | None, check: str | None, examples: int | None,
                variant: str | None) -> int:
     """``dominokit export``: write the vectors to ``out``, or with ``check`` compare that
     folder with a fresh export of what its manifest names (exit 1 on drift)."""
-    if examples is not None and examples < 1:
-        raise ConformanceError(f"--examples must be at least 1, not {examples}")
+    if examples is not None and not 1 <= examples <= MAX_EXPORT_EXAMPLES:
+        raise ConformanceError(f"--examples must be from 1 to {MAX_EXPORT_EXAMPLES}, "
+                               f"not {examples}")
     if check is not None:
         return _check(Path(check), examples, variant)
     assert out is not None
@@ -146,12 +153,30 @@ def run_export(out: str | None, check: str | None, examples: int | None,
     return ExitStatus.OK
 
 
+MAX_MANIFEST_BYTES: Final = 1024 * 1024
+"""A manifest lists a few dozen files: a larger one is refused before it is read."""
+
+
+def _stated_examples(value: object) -> int:
+    """A manifest's ``examples``, checked as ``--examples`` is: a whole number (no float, no
+    string, no boolean) from 1 to MAX_EXPORT_EXAMPLES; ValueError saying which it is not."""
+    if type(value) is not int or not 1 <= value <= MAX_EXPORT_EXAMPLES:
+        raise ValueError(f"examples is {json.dumps(value)}; an export has a whole number "
+                         f"from 1 to {MAX_EXPORT_EXAMPLES} of random hands per case")
+    return value
+
+
 def _check(folder: Path, examples: int | None, variant: str | None) -> int:
     manifest = folder / MANIFEST
     try:
-        stated = json.loads(manifest.read_text(encoding="utf-8"))
-        examples = examples or int(stated["examples"])
-        variants = _variants(variant) if variant else [str(v) for v in stated["variants"]]
+        stated = json.loads(read_limited(manifest, MAX_MANIFEST_BYTES).decode("utf-8"))
+        if not isinstance(stated, dict):
+            raise ValueError("not a JSON object")
+        examples = examples or _stated_examples(stated.get("examples"))
+        listed = stated.get("variants")
+        if not isinstance(listed, list) or not all(isinstance(v, str) for v in listed):
+            raise ValueError(f"variants is {listed!r}, not a list of variant ids")
+        variants = _variants(variant) if variant else list(listed)
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ConformanceError(f"{manifest}: not a vectors manifest: {error}") from None
     unknown = [name for name in variants if name not in variant_ids()]

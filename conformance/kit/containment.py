@@ -29,14 +29,14 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Final
+from typing import Final, cast
 
-__all__ = ["ENGINE_ID_VARIABLE", "become_subreaper", "kill_all", "kill_tree", "new_engine_id",
-           "register", "unregister"]
+__all__ = ["ENGINE_ID_VARIABLE", "arm_parent_death", "become_subreaper", "die_with_parent",
+           "kill_all", "kill_tree", "new_engine_id", "register", "unregister"]
 
 ENGINE_ID_VARIABLE: Final = "DOMINOKIT_ENGINE_ID"
 """Set in each engine's environment to a value naming that engine; left to its descendants."""
@@ -50,6 +50,7 @@ REAP_WITHIN: Final = 5.0
 unless a process is stuck in the kernel, and then waiting longer would not help."""
 
 _PR_SET_CHILD_SUBREAPER: Final = 36
+_PR_SET_PDEATHSIG: Final = 1
 _counter = itertools.count(1)
 _live: dict[str, subprocess.Popen[bytes]] = {}
 _live_lock = threading.Lock()
@@ -69,6 +70,54 @@ def become_subreaper() -> bool:
         return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
+
+
+@cache
+def _prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` with its arguments typed (Linux), or None; looked up once."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                      ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    return cast(Callable[..., int], prctl)
+
+
+def die_with_parent(signum: int = signal.SIGKILL) -> Callable[[], None] | None:
+    """A ``preexec_fn`` that makes the child get ``signum`` when this process dies (Linux
+    ``PR_SET_PDEATHSIG``), or None where there is none.
+
+    The kill of an engine's tree runs in this process; a kit killed by SIGKILL (a CI job's
+    timeout) runs nothing, and a ``python:`` engine blocked in a verb never reads its stdin,
+    so it would never see the end of it either. The mark is set in the child after the fork
+    (and after ``setsid``: it survives the engine's session leadership and its ``exec``), and a
+    child whose parent already died before the mark was set exits at once. Only the engine
+    process itself carries it: what the engine starts is the engine's to end. The "parent" is
+    the thread that started the child, so engines are started from a thread that lives as
+    long as the run (the main thread, or a forked worker's).
+    """
+    prctl = _prctl()
+    if prctl is None:
+        return None
+    parent = os.getpid()
+
+    def arm() -> None:
+        prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before the mark was set
+            os._exit(1)
+
+    return arm
+
+
+def arm_parent_death(signum: int) -> bool:
+    """Set ``PR_SET_PDEATHSIG`` in this very process (a forked worker: it gets ``signum``,
+    on which it closes its engine, when the kit dies); True when it is set."""
+    prctl = _prctl()
+    return prctl is not None and prctl(_PR_SET_PDEATHSIG, signum, 0, 0, 0) == 0
 
 
 def new_engine_id() -> str:

@@ -305,7 +305,11 @@ class SubprocessEngine(Verbs):
             line = self._exchange(proc, data, deadline, cmd, seq)
             proc.replied = True
             self._pending = False
-            return read(line)
+            result = read(line)
+            if time.monotonic() > deadline:  # reading and checking a reply count as answering
+                raise EngineTimeout("the reply came, but reading and checking it took the "
+                                    "rest of the time")
+            return result
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(f"no reply to {what} within {allowed:g} s "

@@ -105,6 +105,7 @@ class EngineProcess:
             stderr=subprocess.PIPE,
             start_new_session=True,
             env=environment,
+            preexec_fn=containment.die_with_parent(),  # a killed kit takes its engine along
         )
         containment.register(self.engine_id, self.popen)
         assert self.popen.stdin and self.popen.stdout and self.popen.stderr

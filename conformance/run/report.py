@@ -27,6 +27,7 @@ from dominokit.conformance.atomic import write_atomically
 from dominokit.conformance.cases.model import STATUSES, Case, Outcome
 from dominokit.conformance.kit.driver import Hello
 from dominokit.conformance.run.expectations import Expectations, Judgement
+from dominokit.conformance.run.printable import printable, xml_safe
 
 if TYPE_CHECKING:
     from dominokit.conformance.cases.history import Entry
@@ -239,7 +240,7 @@ class Report:
         if self.expectations.entries and extra:
             line += f" [{', '.join(extra)}]"
         line += (f" (suite {self.suite_version}, protocol {self.protocol_version}, "
-                 f"kit {self.kit_version}, engine {self.engine_label()})")
+                 f"kit {self.kit_version}, engine {printable(self.engine_label())})")
         if self.interrupted:
             line += " INTERRUPTED"
         return line
@@ -287,8 +288,11 @@ class Report:
         }
 
     def json_bytes(self) -> bytes:
-        """The JSON report as written."""
-        return (json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n").encode()
+        """The JSON report as written. A lone surrogate (none should reach here: the reply
+        reader refuses them) is written as its JSON escape, so the report is still written,
+        and still JSON."""
+        text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
+        return text.encode("utf-8", "backslashreplace")
 
     def write_json(self, path: str | Path) -> None:
         """Write the JSON report whole (parent directories are made); OSError if it cannot."""
@@ -344,6 +348,11 @@ class Report:
                    if text]
         if trouble:
             ET.SubElement(suite, "system-err").text = "\n".join(trouble)
+        for element in root.iter():  # whatever an engine said, the XML stays well-formed
+            if element.text:
+                element.text = xml_safe(element.text)
+            for name, value in element.attrib.items():
+                element.set(name, xml_safe(value))
         ET.indent(root)
         return ET.ElementTree(root)
 
@@ -390,7 +399,7 @@ def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None)
              "not_applicable": "NOT APPLICABLE", "not_run": "NOT RUN"}[outcome.status]
     if outcome.failure_kind:
         label += f" ({outcome.failure_kind})"
-    return f"{label} {case_id}: {_first_line(outcome.message)}"
+    return printable(f"{label} {case_id}: {_first_line(outcome.message)}")
 
 
 def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
@@ -407,14 +416,14 @@ def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None =
         if outcome.step is not None:
             where.append(f"after {outcome.step} action{'s' if outcome.step != 1 else ''}")
         lines.append(f"  first divergence: {', '.join(where)}")
-    rest = outcome.message.strip().splitlines()[1:]
+    rest = printable(outcome.message).strip().splitlines()[1:]
     lines.extend(f"  {line}" for line in rest)
     if outcome.diff:
         diff = outcome.diff.rstrip("\n").splitlines()
         if diff_lines is not None and len(diff) > diff_lines:
             diff = [*diff[:diff_lines], f"... ({len(diff) - diff_lines} more diff lines "
                     "in the JSON report)"]
-        lines.extend(f"    {line}" for line in diff)
+        lines.extend(f"    {printable(line)}" for line in diff)
     if outcome.repro:
         lines.append(f"  repro: {outcome.repro}")
     lines.extend(f"  repro: {path}" for path in outcome.repros[1:])

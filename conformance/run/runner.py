@@ -264,9 +264,9 @@ def _write_reports(report: Report, json_path: Path | None, junit_path: Path | No
                 sys.stdout.flush()
                 continue
             write(path)
-        except OSError as error:
-            report.write_errors.append(
-                f"cannot write the {what} to {path}: {error.strerror or error}")
+        except (OSError, ValueError) as error:  # ValueError: text no encoder could write
+            reason = getattr(error, "strerror", None) or error
+            report.write_errors.append(f"cannot write the {what} to {path}: {reason}")
     publish.write_published(report)
 
 

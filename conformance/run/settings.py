@@ -49,9 +49,11 @@ def count(text: str | int, minimum: int = 0) -> int:
 
 
 def writable_file(path: str | Path) -> None:
-    """Refuse a path a report cannot be written to: a directory, a path below a file, or a
-    folder this process may not write in. Missing parent folders are fine (they are made)."""
+    """Refuse a path a report cannot be written to: a directory, a path below a file, a path
+    through a symbolic link that leads nowhere, or a folder this process may not write in.
+    Missing parent folders are fine (they are made)."""
     target = Path(path)
+    _no_broken_link(target, path)
     if target.is_dir():
         raise SettingError(f"{path} is a directory, not a file")
     if target.exists():
@@ -63,11 +65,49 @@ def writable_file(path: str | Path) -> None:
 
 
 def writable_dir(path: str | Path) -> None:
-    """Refuse a folder that cannot hold files: a file, below a file, or not writable."""
+    """Refuse a folder that cannot hold files: a file, below a file, through a symbolic link
+    that leads nowhere, or not writable."""
     target = Path(path)
+    _no_broken_link(target, path)
     if target.exists() and not target.is_dir():
         raise SettingError(f"{path} is not a directory")
     _creatable(target, path)
+
+
+def _no_broken_link(target: Path, given: str | Path) -> None:
+    """Refuse a path one of whose parts is a symbolic link that leads nowhere (a loop, or a
+    link to something missing): no file can be made there, and without this check the run
+    would find out only when it writes its reports, after every case."""
+    for part in [target, *target.parents]:
+        if os.path.islink(part) and not part.exists():
+            raise SettingError(f"{given}: {part} is a symbolic link that leads nowhere "
+                               f"(a loop, or its target is missing)")
+
+
+OutputKind = Literal["file", "dir"]
+
+
+def check_outputs(outputs: Sequence[tuple[str, str | Path | None, OutputKind]]) -> None:
+    """Check every output path of a command before anything runs, each with the check of its
+    kind (``writable_file``, ``writable_dir``), and refuse two outputs on one file: the second
+    report written would replace the first. ``outputs`` are (option, path or None, kind);
+    the error names the option."""
+    seen: dict[str, tuple[str, str | Path]] = {}
+    for option, path, kind in outputs:
+        if path is None:
+            continue
+        try:
+            (writable_file if kind == "file" else writable_dir)(path)
+        except SettingError as error:
+            raise SettingError(f"{option} {path}: {error}") from None
+        if kind != "file" or not Path(path).is_file() and Path(path).exists():
+            continue  # a device (/dev/stdout) may well take two reports
+        key = os.path.normcase(os.path.realpath(path))
+        if key in seen:
+            first, where = seen[key]
+            raise SettingError(f"{first} {where} and {option} {path} are the same file: "
+                               f"each report needs a path of its own")
+        seen[key] = (option, path)
 
 
 def _creatable(folder: Path, given: str | Path) -> None:
@@ -185,19 +225,18 @@ class RunSettings:
     def check_outputs(self) -> None:
         """Refuse, before anything starts, report paths no report can be written to (the
         repro folder is not among them: a repro that cannot be written is a note on its case,
-        not a reason to run nothing, so a read-only checkout can still be tested)."""
-        for option, path, check in (("--json", self.json_path, writable_file),
-                                    ("--junitxml", self.junit_path, writable_file),
-                                    ("--jsonl", self.jsonl_path, writable_file),
-                                    ("--html", self.html_path, writable_file),
-                                    ("--markdown", self.markdown_path, writable_file),
-                                    ("--badges", self.badge_dir, writable_dir)):
-            if path is None or (str(path) == STDOUT and option != "--badges"):
-                continue
-            try:
-                check(path)
-            except SettingError as error:
-                raise SettingError(f"{option} {path}: {error}") from None
+        not a reason to run nothing, so a read-only checkout can still be tested), and two
+        reports on one path (standard output, ``-``, is not a path)."""
+
+        def path(value: Path | None) -> Path | None:
+            return None if value is None or str(value) == STDOUT else value
+
+        check_outputs([("--json", path(self.json_path), "file"),
+                       ("--junitxml", path(self.junit_path), "file"),
+                       ("--jsonl", path(self.jsonl_path), "file"),
+                       ("--html", path(self.html_path), "file"),
+                       ("--markdown", path(self.markdown_path), "file"),
+                       ("--badges", self.badge_dir, "dir")])
 
     def to_stdout(self) -> bool:
         """Whether a report goes to standard output (``-``)."""

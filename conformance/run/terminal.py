@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Final, Literal, TextIO
 
 from dominokit.conformance.cases.model import Progress
+from dominokit.conformance.run.printable import printable
 from dominokit.conformance.run.report import (
     CaseRecord,
     Report,
@@ -176,14 +177,14 @@ class Terminal:
         if lines:
             self._write("\n".join(lines) + "\n")
         if report.error:
-            self._write_err(f"error: {report.error}\n")
+            self._write_err(f"error: {printable(report.error)}\n")
         summary = report.summary_line()
         colour = _GREEN if report.ok else _RED
         self._write((f"{colour}{summary}{_RESET}" if self.color else summary) + "\n")
 
     def error(self, text: str) -> None:
         """Say on ``err`` what went wrong around the run (a report that could not be written)."""
-        self._write_err(f"error: {text}\n")
+        self._write_err(f"error: {printable(text)}\n")
 
     def _failures(self, report: Report) -> list[str]:
         failing = [r for r in report.records
@@ -237,5 +238,6 @@ class Terminal:
 
 
 def _columns() -> int:
-    """The terminal's width (``COLUMNS`` first), at least 20."""
-    return max(20, shutil.get_terminal_size().columns)
+    """The terminal's width (``COLUMNS`` first), at least 2: the bar is cut to one column
+    less, however narrow the terminal, so it never wraps."""
+    return max(2, shutil.get_terminal_size().columns)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import time
 from collections import deque
@@ -28,6 +29,7 @@ from types import FrameType
 from typing import Any, Literal, Protocol
 
 from dominokit.conformance.cases.model import Case, Context, Outcome, Progress, run_case
+from dominokit.conformance.kit import containment
 from dominokit.conformance.kit.driver import Engine, Hello
 from dominokit.conformance.run import settings
 
@@ -129,8 +131,14 @@ def _stop(signum: int, frame: FrameType | None) -> None:
 def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: Path) -> None:
     """A forked worker's life: open the engine, report the hello, run cases until told to
     stop."""
-    worker = Worker(cases, start, report_dir)
     signal.signal(signal.SIGTERM, _stop)
+    # A kit killed outright (SIGKILL) sends its workers SIGTERM, on which each closes its
+    # engine; a worker whose parent died before this could be set stops at once.
+    parent = multiprocessing.parent_process()
+    if containment.arm_parent_death(signal.SIGTERM) and parent is not None \
+            and os.getppid() != parent.pid:
+        return
+    worker = Worker(cases, start, report_dir)
     try:
         conn.send(("hello", *worker.begin()))
         while True:

@@ -31,6 +31,7 @@ from dominokit.conformance.wire.errors import (
     MalformedReply,
     ProtocolViolation,
 )
+from dominokit.conformance.wire.limits import lone_surrogate
 from dominokit.conformance.wire.validation import reply_problem, same_json, shortcuts_on
 
 PROTOCOL_VERSION: Final = 2
@@ -110,6 +111,10 @@ def parse_message(line: str | bytes, max_bytes: int) -> JsonObject:
         raise MessageError(f"line is not JSON: {error}") from None
     if not isinstance(value, dict):
         raise MessageError(f"line is JSON but not an object: {_shorten(line)}")
+    surrogate = lone_surrogate(line, value)
+    if surrogate is not None:
+        raise MessageError(f"a string holds a lone surrogate ({surrogate}), which is not "
+                           f"Unicode text")
     return value
 
 
@@ -379,7 +384,7 @@ def check_reply(reply: JsonObject, cmd: str, seq: int, expect: Any = None) -> Js
     answer is, so the schema is not consulted; any other reply is checked in full.
     """
     got = reply.get("seq")
-    if got != seq or isinstance(got, bool):
+    if got != seq or type(got) is not int:
         raise ProtocolViolation(_seq_problem(got, seq, reply))
     if expect is None or not answers_as_expected(reply, cmd, expect):
         problem = reply_problem(reply, cmd)
@@ -442,6 +447,9 @@ def _seq_problem(got: object, expected: int, reply: Mapping[str, Any]) -> str:
     if got is None and isinstance(reply.get("error"), dict):
         message = reply["error"].get("message")
         return f"engine could not read request {expected} (error reply with seq null): {message}"
+    if isinstance(got, float) and got == expected:
+        return (f"reply seq {got!r} is not an integer (a seq is a JSON integer: "
+                f"{expected}, not {got!r})")
     if isinstance(got, int) and not isinstance(got, bool) and got < expected:
         return (
             f"reply with seq {got} arrived while waiting for seq {expected}: "

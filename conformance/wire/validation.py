@@ -22,7 +22,8 @@ from typing import Any, Final
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from dominokit.spec.spec import registry, schema
+from dominokit.conformance.wire.limits import oversized, strict_validator
+from dominokit.spec.spec import schema
 
 JsonObject = dict[str, Any]
 """A JSON object as Python reads it (the protocol module names the same alias)."""
@@ -74,10 +75,17 @@ def plain_legal_reply(reply: object) -> bool:
     if not isinstance(result, dict) or result.keys() != {"actions"}:
         return False
     actions = result["actions"]
-    if type(actions) is not list:
+    if type(actions) is not list or len(actions) > legal_actions_limit():
         return False
     fits = _action_pattern().search
     return all(type(a) is str and fits(a) for a in actions) and len(set(actions)) == len(actions)
+
+
+@cache
+def legal_actions_limit() -> int:
+    """The most actions a ``legal`` reply may list (the schema's ``maxItems``)."""
+    most: int = protocol_schema()["$defs"]["legal_result"]["properties"]["actions"]["maxItems"]
+    return most
 
 
 @cache
@@ -174,8 +182,13 @@ def full_validation() -> Iterator[None]:
 def problem(instance: object, definition: str) -> str | None:
     """What is wrong with ``instance`` as a ``definition`` of the schema's ``$defs``, or None.
 
-    The message is the most relevant error, prefixed with the JSON path of the field.
+    The message is the most relevant error, prefixed with the JSON path of the field. A list
+    or object over its schema's size limit is found first, before the validator visits its
+    members (``wire.limits.oversized``), so a message costs no more than its limits allow.
     """
+    too_large = oversized(instance, f"{SCHEMA_ID}#/$defs/{definition}")
+    if too_large is not None:
+        return too_large
     error = best_match(_validator(definition).iter_errors(instance))
     if error is None:
         return None
@@ -185,7 +198,7 @@ def problem(instance: object, definition: str) -> str | None:
 @cache
 def _validator(definition: str) -> Draft202012Validator:
     reference_form = {"$ref": f"{SCHEMA_ID}#/$defs/{definition}"}
-    return Draft202012Validator(reference_form, registry=registry())
+    return strict_validator(reference_form)
 
 
 def protocol_schema() -> JsonObject:

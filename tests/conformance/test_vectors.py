@@ -107,7 +107,7 @@ def test_a_fresh_export_is_byte_identical_and_check_catches_drift(
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--out", "X", "--examples", "0"], "--examples must be at least 1"),
+    (["--out", "X", "--examples", "0"], "--examples must be from 1 to"),
     (["--out", "X", "--variant", "chess"], "unknown variant 'chess'"),
     (["--check", "{tmp}"], "not a vectors manifest"),
     (["--check", "{tmp}/chess"], "manifest.json: names unknown variants: chess"),
