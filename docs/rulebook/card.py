@@ -106,8 +106,9 @@ WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
     "turn.parity.policy": {
         "none": "",
         "opposite_or_blank": "Druga połówka musi być mydłem albo mieć oczka innej parzystości "
-                             "(nieparzyste po parzystych, parzyste po nieparzystych); do mydła "
-                             "pasuje każdy kamień, i odwrotnie.",
+                             "(nieparzyste po parzystych, parzyste po nieparzystych); do "
+                             "końcówki z mydłem pasuje każdy kamień, przyłożony dowolną "
+                             "połówką.",
     },
     "turn.draw.policy": {
         "none": "Nie ma dobierania.",
@@ -135,7 +136,7 @@ WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
     "scoring.terms.term": {
         "opponent_pips": "oczka, które zostały na ręku przegranego",
         "own_pips": "oczka, które zostały mu na ręku",
-        "last_tile_bonus": "premię za wyjście ostatnim kamieniem {tiles}",
+        "last_tile_bonus": "premię za zakończenie rozdania (domino!) kamieniem {tiles}",
         "catch": "karę dla przegranego, któremu został na ręku tylko {tiles}",
         "placement_points": "punkty zdobyte za położone kamienie i zamknięte jeziorka",
     },

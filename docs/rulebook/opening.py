@@ -196,7 +196,7 @@ def _turn_players(steps: Sequence[Frame]) -> list[int]:
 
 
 @cache
-def _search_reports() -> tuple[Any, Any]:
+def search_reports() -> tuple[Any, Any]:
     from dominokit.rulebook import pijanowski_opening as tool
 
     return tool.run(tool.LAKE_RULES[0]), tool.run(tool.LAKE_RULES[1])
@@ -214,7 +214,7 @@ def _rst_to_md(text: str) -> str:
 
 
 def _search_section(book: Book, tool: Any, trace: Trace, here: str) -> str:
-    main, other = _search_reports()
+    main, other = search_reports()
     doc = tool.__doc__ or ""
     method = doc.split("Method\n------\n", 1)[-1].split("\nRun ", 1)[0].strip()
     lines = ["## How the board was found", "",

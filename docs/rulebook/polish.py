@@ -35,7 +35,7 @@ from dominokit.rulebook.i18n import EN, PL
 from dominokit.rulebook.opening import move_by_move, turns_table
 from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
-from dominokit.rulebook.text import escape_html, md, relative
+from dominokit.rulebook.text import code, escape_html, md, relative
 from dominokit.rulebook.viewer import trace_pages
 
 GAMES_MARKER = "<!-- dominokit:games-pl -->"
@@ -173,13 +173,47 @@ def polish_opening_markdown(book: Book) -> str:
              "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
              "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to wzorcowy zapis "
              f"partii [{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
-             "odtwarza na każdym silniku; jak znaleziono planszę, opisuje strona angielska "
-             "(przełącznik języka u góry strony).", "",
+             "odtwarza na każdym silniku. Na końcu strony jest opisane, jak tę planszę "
+             "znaleziono i ile jest innych, które pasują.", "",
              f"## {PL.word('rules')}", "",
              polish_rule_section(book, entry, here)]
     moves, turn_totals = move_by_move(book, variant, steps, here, PL)
-    parts += [*moves, *turns_table(steps, turn_totals, PL), ""]
+    parts += [*moves, *turns_table(steps, turn_totals, PL), "", polish_search_section(book)]
     return "\n".join(parts)
+
+
+def polish_search_section(book: Book) -> str:
+    """How the board was found, in Polish: what the search tool does and how many boards it
+    finds under each reading of the lake rule, counted at this build (never written down)."""
+    from dominokit.rulebook.opening import search_reports
+
+    here = OPENING_PAGE
+    main, other = search_reports()
+    chain = md("[5|5][5|6][6|4][4|4]")
+    lines = ["## Jak znaleziono planszę", "",
+             "Planszę znalazł osobny program, napisany niezależnie od silnika wzorcowego (ma "
+             "własną, małą planszę, więc oba rachunki sprawdzają się nawzajem). Kładzie "
+             "opublikowane kamienie po kolei na wszystkie dozwolone sposoby i zostawia tylko "
+             "te plansze, na których każda kolejka daje dokładnie opublikowane punkty. Same "
+             "punkty wiele przesądzają: 22, 20 i 20 to podwójne oczka kamienia, więc te kamienie "
+             "leżą na jednym polu; 6, 6 i 7 to pojedyncze oczka, więc te leżą na dwóch polach; "
+             "w ostatniej kolejce [0|3] musi leżeć na jednym polu (6), a reszta, 16, to cztery "
+             "kwadraty jeziorka.".replace("[0|3]", md("[0|3]")), "",
+             "Plansze, które program znajduje przy tym wydaniu zasad:", "",
+             f"| Reguła jeziorek | Pasujących plansz | Różnych z dokładnością do symetrii | "
+             f"{chain} w jednym wierszu we wszystkich |", "|---|---|---|---|"]
+    for report in (main, other):
+        lines.append(f"| {code(report.lake_rule)} | {len(report.solutions)} | "
+                     f"{report.classes} | {'tak' if report.claim_holds else 'nie'} |")
+    lines += ["",
+              f"Symetrie to odbicie w lewo-prawo, odbicie góra-dół i obrót o pół obrotu: "
+              f"każda z nich zamienia pasującą planszę w inną pasującą. Spośród wszystkich "
+              f"pokazujemy najbardziej zwartą, położoną najbliżej lewego górnego rogu, tak "
+              f"jak wyglądałby rysunek w gazecie. Rachunek można powtórzyć poleceniem "
+              f"`python -m dominokit.rulebook.pijanowski_opening` "
+              f"(z `--lake-rule newly_enclosed` dla drugiego odczytania "
+              f"{book.link('R-PIJ-06', here)}).", ""]
+    return "\n".join(lines)
 
 
 def games_list(book: Book, here: str) -> str:
