@@ -26,10 +26,11 @@ from dominokit.rulebook.polish import polish_pages
 from dominokit.rulebook.rules import RULING_WORDS
 
 LEAKED_BEFORE = ("After move", "The final chain", "Decision.", "Alternative reading.",
+                 "For engine authors", "Why it is allowed",
                  "Read left to right", "round 1", "tiebreak", "player 0", "player 1",
                  "Tested by", "Golden traces", "What happens", "Perft positions")
 """Phrases readers found in English on Polish pages; each is also in one of the tables."""
-SAME_IN_BOTH = {"phase.set"}
+SAME_IN_BOTH = {"phase.set", "end_letter.L"}
 """Phrases that are the same words in both languages (``set 2`` is Polish too)."""
 
 
@@ -182,8 +183,8 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     pijanowski = polish["variants/pijanowski.pl.md"]
     lakes = book.rule("R-PIJ-06")
     assert lakes.decision_pl and lakes.alternative_pl
-    assert "**Decyzja.** " + lakes.decision_pl.split(" (")[0] in pijanowski
-    assert "**Drugie odczytanie.**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
+    assert "**Gramy tak:** " + lakes.decision_pl.split(" (")[0] in pijanowski
+    assert "**Można też grać tak:**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
         in pijanowski
     szczerbak = polish["variants/szczerbak.pl.md"]
     assert "Po ruchu 1: gracz" in szczerbak and "Czytaj od lewej do prawej" in szczerbak

@@ -85,3 +85,77 @@ def test_the_polish_opening_page_tells_how_the_board_was_found(book: Book,
         row = (f"| `{report.lake_rule}` | {len(report.solutions)} | {report.classes} | "
                f"{'tak' if report.claim_holds else 'nie'} |")
         assert row in page
+
+
+# -- calques, boilerplate and mixed terms readers caught -------------------------------------
+
+CAUGHT: dict[str, str] = {
+    r"Tak projekt czyta tekst": "boilerplate in every ruling box",
+    r"Drugie odczytanie": "calque of 'alternative reading'",
+    r"Luka, której teksty nie zamykają": "calque in every new ruling's box",
+    r"Pierwszy pozbyć się": "a goal with no subject",
+    r"wyższy zapis|wyższym zapisem|czyjś zapis": "'zapis' for the running score",
+    r"wygrywa wyższa suma rundy": "calque of 'the higher round total wins'",
+    r"lżejsza ręka": "calque of 'the lighter hand'",
+    r"Wygrywa domino\b": "calque of 'domino wins'",
+    r"rogiem[^.]*nie stykają": "squares 'touching only at a corner do not touch'",
+    r"nie do zastosowania, nie błędami": "calque of 'not applicable, not failures'",
+    r"\blinkuj\w*": "anglicism for 'links to'",
+    r"\bzagryw\w*": "the glossary's word is zgrać (zgrywa), or dokładać",
+    r"\bna ręku\b": "the book writes 'na ręce'",
+    r"\bkolor\w*": "the source's word for a field's colour is 'barwa'",
+    r"\brząd\b|\brzędy\b|\brzędów\b|\brzędzie\b|\brzędach\b": "board rows are 'wiersze'",
+    r"!=|<=|>=|//|\bmod\b": "programmer notation: write ≠, ≤, ≥ or words",
+    r"(?<![\d,])\d+\.\d+(?![\d,])": "a cell written like a decimal (0.2); cells are (0, 2)",
+    r"\(\d+,\d+\)": "a cell written without its space; cells are (0, 2)",
+    r"\bzapis(?:u|em|ie|y|ów|ami|ach)?\b": "'zapis' meant score, notation and golden trace",
+}
+"""Phrase (a regular expression over the running words) -> why it must not come back."""
+
+
+@pytest.mark.parametrize("phrase", sorted(CAUGHT), ids=lambda p: CAUGHT[p])
+def test_a_phrase_readers_caught_never_comes_back(polish: dict[str, str], phrase: str) -> None:
+    found = {path: re.findall(rf".{{0,30}}(?:{phrase}).{{0,30}}", _words(readable(text)),
+                              re.IGNORECASE)[:3]
+             for path, text in polish.items()
+             if re.search(phrase, _words(readable(text)), re.IGNORECASE)}
+    assert not found, f"{CAUGHT[phrase]}: {found}"
+
+
+def test_the_scan_catches_a_planted_phrase(polish: dict[str, str]) -> None:
+    page = polish["variants/szczerbak.pl.md"]
+    planted = page.replace("## Zasady", "## Zasady\n\nGracz zagrywa kamień (0.2) na ręku.", 1)
+    for phrase in (r"\bzagryw\w*", r"\bna ręku\b", r"(?<![\d,])\d+\.\d+(?![\d,])"):
+        assert not re.search(phrase, _words(readable(page)), re.IGNORECASE)
+        assert re.search(phrase, _words(readable(planted)), re.IGNORECASE)
+    # ...but never inside code or the source's own words.
+    quoted = "> Gracz zagrywa na ręku\n\n`5-6@0.2+0.3`\n"
+    assert not re.search(r"\bzagryw\w*|\d+\.\d+", _words(readable(quoted)))
+
+
+def test_fits_never_links_to_passing(polish: dict[str, str]) -> None:
+    """"Pasuje" (fits) and "spasować" (to pass) are different words; only the second is the
+    glossary's term for a pass."""
+    wrong = {path: re.findall(r"\[[Pp]asuj\w*\]\([^)]*#spasowac\)|\[[Pp]asowa\w*\]\([^)]*"
+                              r"#spasowac\)", text) for path, text in polish.items()}
+    assert not {path: hits for path, hits in wrong.items() if hits}
+
+
+def test_the_glossary_has_one_term_per_thing() -> None:
+    from dominokit.rulebook.glossary import TERMS
+
+    by_word = {term.pl: term for term in TERMS}
+    assert "kostka" in by_word["kamień"].pl_meaning
+    assert re.search(by_word["kamień"].pl_forms, "kostka kostki kostkę", re.IGNORECASE)
+    assert not re.search(rf"^(?:{by_word['spasować'].pl_forms})$", "pasuje", re.IGNORECASE)
+    assert re.search(rf"^(?:{by_word['zgrać'].pl_forms})$", "zgrywa")
+    for word in ("dublet", "mydło", "jeziorko", "wdowa", "końcówka", "talon"):
+        assert word in by_word, word
+
+
+def test_every_worked_example_a_player_reads_has_a_polish_title(book: Book) -> None:
+    from dominokit.rulebook.captions import EXAMPLE_TITLES
+
+    missing = [t.id for v in book.variants for t in book.examples_of(v.id)
+               if t.id not in EXAMPLE_TITLES[PL.code]]
+    assert not missing

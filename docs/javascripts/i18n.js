@@ -15,3 +15,21 @@ window.addEventListener("click", function (event) {
     link.href = target.href;
   }
 }, true);
+
+// Search offers the reader the sections of their own language only. The theme loads one index
+// of both languages (Polish pages live under pl/) and hands it to its search worker in a
+// setup message; this keeps the Polish sections on a Polish page and the others elsewhere,
+// so a Polish query never lists an English page first.
+(function () {
+  var polish = document.documentElement.lang === "pl";
+  var post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message) {
+    var data = message && message.type === 0 && message.data;
+    if (data && Array.isArray(data.docs)) {
+      data.docs = data.docs.filter(function (doc) {
+        return (doc.location.indexOf("pl/") === 0) === polish;
+      });
+    }
+    return post.apply(this, arguments);
+  };
+})();

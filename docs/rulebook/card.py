@@ -127,17 +127,17 @@ WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
         "mutual_pass": "{turns} kolejki z rzędu kończą się pasem",
     },
     "scoring.winner.policy": {
-        "domino_or_fewer_pips": "Pierwszy pozbyć się wszystkich kamieni albo, przy blokadzie, "
-                                "mieć na ręku mniej oczek.",
+        "domino_or_fewer_pips": "Pozbyć się wszystkich kamieni przed przeciwnikiem albo, gdy "
+                                "dojdzie do blokady, mieć na ręce mniej oczek.",
         "higher_hand_score": "Zdobyć w rozdaniu więcej punktów niż przeciwnik: za położone "
                              "kamienie i zamknięte jeziorka, minus oczka, które zostały na "
-                             "ręku.",
+                             "ręce.",
     },
     "scoring.terms.term": {
-        "opponent_pips": "oczka, które zostały na ręku przegranego",
-        "own_pips": "oczka, które zostały mu na ręku",
+        "opponent_pips": "oczka, które zostały na ręce przegranego",
+        "own_pips": "oczka, które zostały mu na ręce",
         "last_tile_bonus": "premię za zakończenie rozdania (domino!) kamieniem {tiles}",
-        "catch": "karę dla przegranego, któremu został na ręku tylko {tiles}",
+        "catch": "karę dla przegranego, któremu został na ręce tylko {tiles}",
         "placement_points": "punkty zdobyte za położone kamienie i zamknięte jeziorka",
     },
     "scoring.terms.to": {"winner": "Wygrany", "loser": "Przegrany", "each": "Każdy gracz"},
@@ -355,8 +355,9 @@ def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
         if match["compare"] == "exceeds":
             text = _in(lang, f"Hands are played until a running total passes {target}; the "
                              "higher total wins (equal totals play on).",
-                       f"Rozdania gra się, aż któryś zapis przekroczy {target}; wygrywa wyższy "
-                       "zapis (przy równych gra się dalej).")
+                       f"Rozdania gra się, aż czyjaś suma punktów przekroczy {target}; mecz "
+                       "wygrywa ten, kto ma więcej punktów (przy równych sumach gra się "
+                       "dalej).")
         else:
             text = _in(lang, f"The first to reach {target} or more after a hand wins the "
                              "match.",
@@ -371,8 +372,8 @@ def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
             for r in rounds)
         text = _in(lang, f"{len(rounds)} rounds, each won by the higher round total: {sizes}. "
                          "The player who wins more rounds wins the match.",
-                   f"{polish_count(len(rounds), 'runda', 'rundy', 'rund')}, każdą wygrywa "
-                   f"wyższa suma rundy: {sizes}. Mecz "
+                   f"{polish_count(len(rounds), 'runda', 'rundy', 'rund')}; rundę wygrywa ten, "
+                   f"kto zdobędzie w niej więcej punktów: {sizes}. Mecz "
                    "wygrywa ten, kto wygra więcej rund.")
         tiebreak = match.get("tiebreak")
         if tiebreak:

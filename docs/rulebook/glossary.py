@@ -32,6 +32,9 @@ class Term:
     en_meaning: str
     pl_forms: str
     en_forms: str
+    search: str = ""
+    """The word's forms and synonyms a reader may type into the search box (space-separated);
+    ``docs/search_fold.py`` lets a query for any of them find every section that uses one."""
 
     @property
     def anchor(self) -> str:
@@ -41,9 +44,13 @@ class Term:
 
 TERMS: Final = (
     Term("kamień", "tile",
-         "Jeden kamień domina: prostokąt z dwiema połówkami, na każdej od 0 do 6 oczek.",
+         "Jeden kamień domina: prostokąt z dwiema połówkami, na każdej od 0 do 6 oczek. Mówi "
+         "się też „kostka” (tak pisze tekst Poldomino: „pasujące kostki dokłada się…”); w tej "
+         "książce zawsze „kamień”.",
          "One domino: a rectangle of two halves, each showing 0 to 6 pips.",
-         r"kamie[nń]\w*", r"tiles?"),
+         r"kamie[nń]\w*|kostk\w*|kostek", r"tiles?",
+         "kamień kamienia kamieniu kamieniem kamienie kamieni kamieniami kamieniach kostka "
+         "kostki kostkę kostką kostce kostek kostkami kostkach"),
     Term("oczko", "pip",
          "Kropka na połówce kamienia; oczka kamienia to suma obu połówek.",
          "A dot on a tile's half; a tile's pips are the sum of both halves.",
@@ -55,11 +62,13 @@ TERMS: Final = (
     Term("dublet", "double",
          "Kamień z taką samą liczbą oczek na obu połówkach, np. [6|6].",
          "A tile with the same pips on both halves, such as [6|6].",
-         r"duble\w*", r"doubles?"),
+         r"duble\w*", r"doubles?",
+         "dublet dubletu dubletowi dubletem dublecie dublety dubletów dubletami"),
     Term("mydło", "blank",
          "Połówka bez oczek (0). Podwójne mydło to kamień [0|0].",
          "A half with no pips (0). The double blank is [0|0].",
-         r"mydł\w*|mydl\w*", r"blanks?"),
+         r"mydł\w*|mydl\w*", r"blanks?",
+         "mydło mydła mydłu mydłem mydle mydeł mydłami mydłach"),
     Term("komplet", "set",
          "Wszystkie kamienie gry; komplet szóstkowy to 28 kamieni od [0|0] do [6|6].",
          "All the tiles of a game; a double-six set is the 28 tiles from [0|0] to [6|6].",
@@ -67,7 +76,7 @@ TERMS: Final = (
     Term("talon", "stock",
          "Kamienie, których nie rozdano i z których się dobiera.",
          "The tiles not dealt, from which players draw.",
-         r"talon\w*", r"stock"),
+         r"talon\w*", r"stock", "talon talonu talonowi talonem talonie"),
     Term("dobierać", "draw",
          "Wziąć kamień z talonu do ręki.",
          "To take a tile from the stock into one's hand.",
@@ -77,7 +86,7 @@ TERMS: Final = (
          "zaczyna łańcuch.",
          "In Szczerbak, the one tile left after the deal; it lies between the players and "
          "starts the chain.",
-         r"wdow\w*", r"widow"),
+         r"wdow\w*", r"widow", "wdowa wdowy wdowie wdowę wdową wdowo wdów"),
     Term("łańcuch", "chain",
          "Rząd kamieni dokładanych do siebie pasującymi połówkami.",
          "The line of tiles placed end to end with matching halves.",
@@ -85,11 +94,14 @@ TERMS: Final = (
     Term("końcówka", "open end",
          "Połówka na końcu łańcucha, do której można dołożyć kamień.",
          "A half at the end of the chain to which a tile may be placed.",
-         r"końców\w*", r"open ends?"),
+         r"końców\w*", r"open ends?",
+         "końcówka końcówki końcówce końcówkę końcówką końcówek końcówkami końcówkach"),
     Term("zgrać", "place",
-         "Położyć kamień z ręki na stół (dołożyć go do łańcucha lub na planszę).",
+         "Położyć kamień z ręki na stół: dołożyć go do łańcucha albo położyć na planszy. "
+         "„Zgrać” i „dołożyć” znaczą tu to samo.",
          "To put a tile from the hand on the table (on the chain or the board).",
-         r"zgra\w*|dołoż\w*|dokład\w*", r""),
+         r"zgra\w*|zgry\w*|dołoż\w*|dokład\w*", r"",
+         "zgrać zgrywa zgrał dołożyć dokłada dołożył"),
     Term("wyjście", "opening",
          "Pierwszy kamień rozdania; też: kamień, którym gracz wychodzi.",
          "The first tile of a hand.",
@@ -97,7 +109,8 @@ TERMS: Final = (
     Term("spasować", "pass",
          "Opuścić kolejkę bez zgrania kamienia.",
          "To end one's turn without placing a tile.",
-         r"spasow\w*|spasuj\w*|pasuj\w*|pasowa\w*", r"pass(?:es|ed|ing)?"),
+         r"spasow\w*|spasuj\w*|pas|pasem|pasy|pasów", r"pass(?:es|ed|ing)?",
+         "spasować spasuje spasował pas pasy pasem pasów"),
     Term("kolejka", "turn",
          "Czas, w którym ruch ma jeden gracz.",
          "The time in which one player acts.",
@@ -135,7 +148,8 @@ TERMS: Final = (
          "kamieniami i brzegiem planszy); za każdy kwadrat 4 punkty.",
          "In Pijanowski, an empty region of 1 to 4 cells enclosed by tiles (or tiles and the "
          "board's edge); 4 points per cell.",
-         r"jeziork\w*|jeziorek", r"lakes?"),
+         r"jeziork\w*|jeziorek", r"lakes?",
+         "jeziorko jeziorka jeziorku jeziorkiem jeziorek jeziorkami jeziorkach"),
     Term("przyłapanie", "catch",
          "W Poldomino kara za zostanie z samym [0|0] albo [6|6] na ręku.",
          "In Poldomino, the penalty for being left holding [0|0] or [6|6] alone.",

@@ -31,7 +31,7 @@ from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.published import fence_words, published_english
 from dominokit.rulebook.rules import source_beside
 from dominokit.rulebook.text import (
-    cell_name,
+    cell_words,
     code,
     escape_html,
     indent,
@@ -69,8 +69,8 @@ def placement_reason(event: Mapping[str, Any], variant: Variant, lang: Lang = EN
         low_colour, high_colour = (board_rules.colour(c) for c in (low, high))
         points = pips
         kind = "op.two_fields" if low_colour != high_colour else "op.two_fields_one_colour"
-        text = say(lang, "op.across", kind=say(lang, kind), low_cell=cell_name(low),
-                   low_colour=say(lang, f"colour.{low_colour}"), high_cell=cell_name(high),
+        text = say(lang, "op.across", kind=say(lang, kind), low_cell=cell_words(low, lang),
+                   low_colour=say(lang, f"colour.{low_colour}"), high_cell=cell_words(high, lang),
                    high_colour=say(lang, f"colour.{high_colour}"), points=points)
     return text, points
 
@@ -101,7 +101,7 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
                 table = frame.after["table"]
                 reasons.append(say(
                     lang, "op.lake", size=count(lang, n, "empty_cell"), n=n,
-                    cells=", ".join(cell_name(c) for c in event["cells"]),
+                    cells=", ".join(cell_words(c, lang) for c in event["cells"]),
                     fence=fence_words(event["cells"], table["rows"], table["cols"], lang),
                     per_cell=event["points"] // n, points=event["points"])
                     + f" ({book.link(event['rule'], here)})")
@@ -127,8 +127,8 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
         caption = say(lang, "op.caption", move=frame.number,
                       action=f"<code>{escape_html(frame.action)}</code>", points=total,
                       second=say(lang, "op.second") if same_turn else "")
-        said = say(lang, "op.goes_on", tile=placed, low_cell=cell_name(parsed.cells[0]),
-                   high_cell=cell_name(parsed.cells[1]), reasons="; ".join(reasons),
+        said = say(lang, "op.goes_on", tile=placed, low_cell=cell_words(parsed.cells[0], lang),
+                   high_cell=cell_words(parsed.cells[1], lang), reasons="; ".join(reasons),
                    extra=extra) if parsed.cells else ""
         parts += [f"### {heading}", "", frame_figure(frame, table_spec, title, caption, lang),
                   "", said, ""]

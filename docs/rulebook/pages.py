@@ -20,11 +20,13 @@ from dominokit.rulebook.book import (
 from dominokit.rulebook.captions import say
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.cichecks import ci_table
+from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import example_anchor, suite_traces, worked_example
 from dominokit.rulebook.i18n import EN, Lang
+from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import options_section, rule_section
-from dominokit.rulebook.text import code, md, relative
+from dominokit.rulebook.text import md, relative
 
 
 def _common_list(book: Book, here: str) -> str:
@@ -41,7 +43,7 @@ def _common_list(book: Book, here: str) -> str:
 def _source_words(source: str | dict[str, str]) -> str:
     """The variant's source: a seed text by file name, or a published text with its link."""
     if isinstance(source, str):
-        return f"the Polish text {code(source)}"
+        return md(credit_words(source))
     words = (f"[*{md(source['title'])}*]({source['url']}), published by "
              f"{md(source['publisher'])}")
     return words + (f": \"{md(source['quote'])}\"" if source.get("quote") else "")
@@ -72,8 +74,10 @@ def variant_markdown(book: Book, variant: Variant) -> str:
               "Each rule has a stable id; the source words it rests on stand beside the "
               "English statement. *Rulings* mark where the texts leave a gap and say how this "
               "project closes it.", ""]
+    pictures = rule_pictures(book, variant, EN)
     for entry in variant.rules:
-        parts.append(rule_section(book, entry, here, options_here=True))
+        parts.append(rule_section(book, entry, here, options_here=True,
+                                  pictures=pictures_block(pictures.get(entry.id, []))))
     parts.append(options_section(book, variant, here))
     if examples:
         parts += ["## Worked examples", ""]

@@ -22,10 +22,11 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.coverage import perft_pages, tested_by, trace_page
+from dominokit.rulebook.coverage import perft_pages, rule_notes, trace_page
+from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import (
-    data_text,
     example_anchor,
+    example_title,
     frames,
     suite_traces,
     worked_example,
@@ -33,6 +34,7 @@ from dominokit.rulebook.examples import (
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
 from dominokit.rulebook.opening import move_by_move, turns_table
+from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
 from dominokit.rulebook.text import code, escape_html, md, relative
@@ -52,8 +54,8 @@ def _statement(book: Book, entry: RuleEntry, here: str) -> str:
     return link_terms(blocks(book, text, here), here, PL)
 
 
-def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool = False
-                        ) -> str:
+def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool = False,
+                        pictures: str = "") -> str:
     """One rule in Polish: the same heading anchor as in English, source words beside the
     Polish statement, the ruling's box (decision, alternative reading, option) or the mark of
     a plain rule, and the tests that hold it down."""
@@ -62,20 +64,24 @@ def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: b
     quote = PL.word("no_source")
     if entry.quote:
         quote = "\n".join(f"> {md(line)}" for line in entry.quote.strip().split("\n"))
-    label, lang = PL.word("source"), "pl"
-    source = f" · <code>{escape_html(entry.source_file)}</code>" if entry.source_file else ""
+    label, lang, source = PL.word("source_words"), "pl", ""
     if entry.source_url:
+        # A published rule text in English (a game with no Polish seed text): the original
+        # words are kept, marked as English, for a reader who wants to check the translation.
         url = escape_html(entry.source_url)
-        label, lang, source = PL.word("published_source"), "en", f' · <a href="{url}">{url}</a>'
+        label, lang = PL.word("published_source"), "en"
+        source = f' · <a href="{url}">{PL.word("published_link")}</a>'
     parts += ['<div class="dk-rule" markdown>',
-              f'<div class="dk-pl" lang="{lang}" markdown>',
-              f'<p class="dk-label">{label}{source}</p>', "", quote, "", "</div>",
+              f'<div class="dk-pl dk-source" lang="{lang}" markdown>',
+              f'<p class="dk-label" lang="pl">{label}{source}</p>', "", quote, "", "</div>",
               '<div class="dk-en" lang="pl" markdown>',
               f'<p class="dk-label">{PL.word("statement")}</p>', "",
               _statement(book, entry, here), "", "</div>", "</div>", ""]
+    if pictures:
+        parts += [pictures, ""]
     box = ruling_box(book, entry, here, options_here, PL)
     parts += [box] if box else [f'<p class="dk-kind">{PL.word(entry.kind)}</p>', ""]
-    parts += [tested_by(book, entry.id, here, PL), ""]
+    parts += [rule_notes(book, entry.id, here, PL), ""]
     return "\n".join(parts)
 
 
@@ -85,7 +91,7 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     here = PL.page(english)
     meta = variant.data["metadata"]
     source = meta["source"]
-    source_words = (f"tekst <code>{escape_html(source)}</code>" if isinstance(source, str)
+    source_words = (md(credit_words(source, PL)) if isinstance(source, str)
                     else f"[*{md(source['title'])}*]({source['url']}) ({md(source['publisher'])}"
                          ", po angielsku)")
     parts = [f"# {md(polish_name(variant))}", "",
@@ -100,10 +106,13 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
         parts += [f"Otwarcie opublikowane razem z zasadami jest rozegrane ruch po ruchu na "
                   f"[osobnej stronie]({relative(OPENING_PAGE, english)}).", ""]
     parts += [f"## {PL.word('rules')}", "",
-              "Każda zasada ma stały identyfikator (ten sam co na stronie angielskiej); obok "
-              "zasady stoją słowa źródła, na których się opiera. *Rozstrzygnięcia* zaznaczają "
-              "miejsca, w których tekst zostawia lukę, i mówią, jak projekt ją zamyka.", ""]
-    parts += [polish_rule_section(book, entry, english, options_here=True)
+              "Każda zasada ma swój numer (na przykład R-SZC-04), ten sam na stronie "
+              "angielskiej. Obok zasady stoją słowa tekstu źródłowego, na których się opiera. "
+              "Tam, gdzie tekst czegoś nie dopowiada, ramka *Jak to rozumiemy* mówi, jak "
+              "gramy, a często także, jak można grać inaczej.", ""]
+    pictures = rule_pictures(book, variant, PL)
+    parts += [polish_rule_section(book, entry, english, options_here=True,
+                                  pictures=pictures_block(pictures.get(entry.id, [])))
               for entry in variant.rules]
     parts.append(_polish_options(book, variant, english))
     parts += [f"## {PL.word('shared')}", "",
@@ -117,11 +126,10 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     examples = book.examples_of(variant.id)
     if examples:
         parts += ["## Przykłady", "",
-                  "Przykłady rozegrane ruch po ruchu z wzorcowych zapisów partii, które "
-                  "sprawdza zestaw testów (tytuły przykładów pochodzą z plików zapisu i są po "
-                  "angielsku).", ""]
-        parts += [f"- [{data_text(t.description.rstrip('.'), PL)}](#{example_anchor(t)})"
-                  for t in examples]
+                  "Rozdania rozegrane ruch po ruchu, z rysunkiem stołu i z tym, dlaczego każdy "
+                  "ruch jest dozwolony. Każdy przykład to partia wzorcowa, którą sprawdzają "
+                  "testy, więc rysunki nie mogą rozminąć się z zasadami.", ""]
+        parts += [f"- [{example_title(t, PL)}](#{example_anchor(t)})" for t in examples]
         parts.append("")
         parts += [worked_example(book, variant, t, english, PL) for t in examples]
     parts.append(placement_section(book, variant, english, lang=PL))
