@@ -31,9 +31,17 @@ def polish(book: Book) -> dict[str, str]:
             if path.endswith(PL.suffix)}
 
 
+_AUTHORS_NOTES = re.compile(r'^!!! quote .*\n\n(?:    .*\n|\n)+', re.M)
+"""The authors' own words, quoted whole (``notes_pl``): the source, never rewritten."""
+_ACTION = re.compile(r"\b\d-\d@[\w.+]+")
+"""The engines' notation of a move, which a drawing's accessible name may quote."""
+
+
 def _words(text: str) -> str:
     """Markdown reduced to its running words: links to their text, escapes and emphasis
-    dropped, whitespace made single, so a phrase split by a line break or a link is found."""
+    dropped, whitespace made single, so a phrase split by a line break or a link is found;
+    the authors' quoted notes and the engines' move notation left out."""
+    text = _ACTION.sub(" ", _AUTHORS_NOTES.sub(" ", text))
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"\\([\\`*_\[\]{}#|])", r"\1", text)
     text = re.sub(r"<[^>]+>|\*\*?", " ", text)
@@ -104,7 +112,8 @@ CAUGHT: dict[str, str] = {
     r"\bzagryw\w*": "the glossary's word is zgrać (zgrywa), or dokładać",
     r"\bna ręku\b": "the book writes 'na ręce'",
     r"\bkolor\w*": "the source's word for a field's colour is 'barwa'",
-    r"\brząd\b|\brzędy\b|\brzędów\b|\brzędzie\b|\brzędach\b": "board rows are 'wiersze'",
+    r"\brząd\b|\brzędy \d|\brzędów\b|\brzędzie\b": "board rows are 'wiersze' (a chain's two "
+                                                   "rows stay 'rzędy', as the source says)",
     r"!=|<=|>=|//|\bmod\b": "programmer notation: write ≠, ≤, ≥ or words",
     r"(?<![\d,])\d+\.\d+(?![\d,])": "a cell written like a decimal (0.2); cells are (0, 2)",
     r"\(\d+,\d+\)": "a cell written without its space; cells are (0, 2)",

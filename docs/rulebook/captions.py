@@ -76,6 +76,26 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
                         "two players get different numbers (left bar: player A).",
         "pic.tiebreak": "tiebreak",
         "pic.deal": "deal",
+        "pp.reading_nav": "How to read the book",
+        "pp.hand_title": "{game}: a whole hand, worked",
+        "pp.hand_intro": "One hand of {game} from the deal to the scoring: every move with the "
+                         "reason it is allowed and the table drawn after it, then the score. "
+                         "The hand is a golden trace the suite replays on every engine.",
+        "pp.match_head": "A whole match, hand by hand",
+        "pp.match_intro": "How the hands add up in a whole match of {game} ({rule}); each "
+                          "hand is drawn on {link}.",
+        "pp.match_link": "the match's own page",
+        "pp.match_table": "| Hand | Winner | Points of the hand | Totals after it | Next |",
+        "pp.card_title": "{game}: the card to print",
+        "pp.card_intro": "The whole game on one A4 page; print it from the browser. Every "
+                         "rule is stated in full on [the game's page]({page}).",
+        "pp.source": "Source:",
+        "pp.board_title": "{game}: the board to print",
+        "pp.board_intro": "The text asks players to make the board themselves, sized to their "
+                          "tiles ({rule}). This board is drawn for tiles of {mm} × {long} mm: "
+                          "print it on A4 in landscape at 100 % (no \"fit to page\"), or "
+                          "measure one half of your tiles and scale the print to match.",
+        "pp.board_svg": "The empty board of {rows} × {cols} cells at real size",
         "end_letter.L": "L",
         "end_letter.R": "R",
         "end.open": "on the open end",
@@ -289,6 +309,27 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
                         "gracze dostają po różnej liczbie (lewy słupek: gracz A).",
         "pic.tiebreak": "dogrywka",
         "pic.deal": "rozdanie",
+        "pp.reading_nav": "Jak czytać tę książkę",
+        "pp.hand_title": "{game}: całe rozdanie krok po kroku",
+        "pp.hand_intro": "Jedno rozdanie gry {game} od rozdania kamieni do liczenia punktów: "
+                         "każdy ruch z tym, dlaczego jest dozwolony, i z rysunkiem stołu, a na "
+                         "końcu punkty. To partia wzorcowa, którą testy odtwarzają na każdym "
+                         "silniku.",
+        "pp.match_head": "Cały mecz, rozdanie po rozdaniu",
+        "pp.match_intro": "Jak sumują się punkty w całym meczu gry {game} ({rule}); każde "
+                          "rozdanie jest rozrysowane na {link}.",
+        "pp.match_link": "osobnej stronie meczu",
+        "pp.match_table": "| Rozdanie | Wygrywa | Punkty za rozdanie | Sumy po nim | Dalej |",
+        "pp.card_title": "{game}: karta do wydruku",
+        "pp.card_intro": "Cała gra na jednej kartce A4; wydrukuj ją z przeglądarki. Każda "
+                         "zasada jest opisana w całości na [stronie gry]({page}).",
+        "pp.source": "Źródło:",
+        "pp.board_title": "{game}: plansza do wydruku",
+        "pp.board_intro": "Tekst każe graczom zrobić planszę samemu, dopasowaną do kamieni "
+                          "({rule}). Ta plansza jest narysowana dla kamieni {mm} × {long} mm: "
+                          "wydrukuj ją na kartce A4 poziomo, w skali 100 % (bez „dopasuj do "
+                          "strony”), albo zmierz połówkę swoich kamieni i dobierz skalę.",
+        "pp.board_svg": "Pusta plansza {rows} × {cols} kwadratów w prawdziwej wielkości",
         "end_letter.L": "L",
         "end_letter.R": "P",
         "end.open": "do otwartej końcówki",

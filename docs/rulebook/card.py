@@ -400,7 +400,7 @@ def _table_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
         text = _in(lang, f"A board of {rows} × {cols} cells, one tile half per cell; pairs of "
                          f"cells form {rows} × {cols // 2} fields coloured like a chessboard.",
                    f"Plansza {rows} × {cols} kwadratów, po jednej połówce kamienia na kwadrat; "
-                   f"pary kwadratów tworzą {rows} × {cols // 2} pól w dwóch kolorach, jak "
+                   f"pary kwadratów tworzą {rows} × {cols // 2} pól w dwóch barwach, jak "
                    "szachownica.")
     else:
         text = (_in(lang, "A line of tiles with two open ends", "Łańcuch z dwiema końcówkami")

@@ -151,7 +151,8 @@ TERMS: Final = (
          r"jeziork\w*|jeziorek", r"lakes?",
          "jeziorko jeziorka jeziorku jeziorkiem jeziorek jeziorkami jeziorkach"),
     Term("przyłapanie", "catch",
-         "W Poldomino kara za zostanie z samym [0|0] albo [6|6] na ręku.",
+         "W Poldomino kara dla gracza, któremu na koniec rozdania został na ręce tylko [0|0] "
+         "albo tylko [6|6].",
          "In Poldomino, the penalty for being left holding [0|0] or [6|6] alone.",
          r"przyłap\w*", r"catch"),
     Term("set", "set (of hands)",

@@ -22,6 +22,7 @@ from dominokit.rulebook.book import (
     NOTATION_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
+    READING_PAGE,
     Book,
     variant_page,
 )
@@ -82,7 +83,9 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
     table_spec = variant.data["components"]["table"]
     parts = [f"## {say(lang, 'op.moves_head')}", "",
              say(lang, "op.moves_intro", player=steps[0].player, tile=tile((0, 0)),
-                 rule=book.link("R-PIJ-01", here), notation=relative(NOTATION_PAGE, here)), ""]
+                 rule=book.link("R-PIJ-01", here),
+                 notation=relative(NOTATION_PAGE if lang.code == EN.code else READING_PAGE,
+                                   here)), ""]
     turn_totals: list[int] = []
     previous_player: int | None = None
     for frame in steps:

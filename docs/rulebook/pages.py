@@ -13,6 +13,7 @@ from dominokit.rulebook.book import (
     COMMON_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
+    READING_PAGE,
     RULE_INDEX_PAGE,
     Book,
     variant_page,
@@ -25,6 +26,7 @@ from dominokit.rulebook.examples import example_anchor, suite_traces, worked_exa
 from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
+from dominokit.rulebook.playerpages import player_pages_of
 from dominokit.rulebook.rules import options_section, rule_section
 from dominokit.rulebook.text import md, relative
 
@@ -159,11 +161,13 @@ def games_nav(book: Book) -> list[str | dict[str, str]]:
     (and any page of its own, such as the published Pijanowski opening, titled by its
     heading), in the order of spec/variants/."""
     extra = [OPENING_PAGE] if any(t.id == OPENING_TRACE for t in book.traces) else []
-    nav: list[str | dict[str, str]] = [{"Rules for all games": COMMON_PAGE}]
+    nav: list[str | dict[str, str]] = [{"Rules for all games": COMMON_PAGE},
+                                       {say(EN, "pp.reading_nav"): READING_PAGE}]
     for variant in book.variants:
         page = variant_page(variant.id)
         nav.append({variant.name: page})
         nav.extend(p for p in extra if p.startswith(page.removesuffix(".md") + "-"))
+        nav.extend({title: path} for title, path in player_pages_of(variant))
     return nav
 
 
@@ -173,7 +177,10 @@ def nav_titles(book: Book, lang: Lang) -> dict[str, str]:
     ``docs/hooks.py`` adds to the i18n plugin's ``nav_translations``, so a game added in
     ``spec/`` is named in every language without editing ``mkdocs.yml``."""
     titles = {v.name: game_name(v, lang) for v in book.variants}
-    for key in ("side_by_side_nav", "index_title", "perft_nav"):
+    for variant in book.variants:
+        titles.update({english: title for (english, _), (title, _) in zip(
+            player_pages_of(variant), player_pages_of(variant, lang), strict=True)})
+    for key in ("side_by_side_nav", "index_title", "perft_nav", "pp.reading_nav"):
         titles[say(EN, key)] = say(lang, key)
     return titles
 

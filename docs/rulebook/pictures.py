@@ -111,6 +111,11 @@ def _board(frame: Frame, variant: Variant, title: str, caption: str, *,
     return figure(svg, caption)
 
 
+def _code(text: str) -> str:
+    """A name from the suite (a trace id) inside a picture's caption, as code."""
+    return f"<code>{escape_html(text)}</code>"
+
+
 def _tile_html(a: int, b: int) -> str:
     """A tile as the texts write it, inside a picture's caption (raw HTML, not Markdown)."""
     return escape_html(f"[{a}|{b}]")
@@ -132,7 +137,7 @@ def lake_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
         table = frame.after["table"]
         rows, cols = table["rows"], table["cols"]
         scored = _lakes(frame)
-        where = say(lang, "pic.where", trace=info.id, move=frame.number)
+        where = say(lang, "pic.where", trace=_code(info.id), move=frame.number)
         if "edge" not in found:
             edge = [lake for lake in scored if len(lake) == 1 and _on_edge(lake, rows, cols)]
             if edge:
@@ -187,7 +192,7 @@ def _option_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
             points = sum(e.get("points", 0) for e in frame.events if e["type"] == "lake")
             caption = say(lang, "pic.option", option=f"<code>{escape_html(str(option))}</code>",
                           value=f"<code>{escape_html(value)}</code>", move=frame.number,
-                          points=points, trace=info.id)
+                          points=points, trace=_code(info.id))
             out.append(_board(frame, variant,
                               say(lang, "pic.option_title", game=game, value=value),
                               caption, lakes=lakes))
@@ -214,7 +219,8 @@ def widow_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
                                  names=(say(lang, "pic.player", player=0),
                                         say(lang, "pic.player", player=1)))
         first = figure(svg, say(lang, "pic.widow", tile=_tile_html(x, y), low=x,
-                                high=y, starter=starter, top=max(x, y), trace=info.id))
+                                high=y, starter=starter, top=max(x, y),
+                                trace=_code(info.id)))
         step = steps[0]
         after = frame_figure(step, table_spec, say(lang, "pic.widow_after_title",
                                                    game=game_name(variant, lang)),
@@ -234,7 +240,7 @@ def pass_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
         hand = " ".join(escape_html(bracket(t)) for t in frame.before["hands"][frame.player])
         shown = replace(frame, after=frame.before)
         caption = say(lang, "pic.pass", move=frame.number, player=frame.player, hand=hand,
-                      why=why_legal(frame, variant, lang), trace=info.id)
+                      why=why_legal(frame, variant, lang), trace=_code(info.id))
         title = say(lang, "pic.pass_title", game=game_name(variant, lang), move=frame.number)
         if frame.before["table"]["kind"] == "board":
             return [_board(shown, variant, title, caption)]
@@ -257,7 +263,7 @@ def extra_tile_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
             low, high = (int(p) for p in after.split("-"))
             caption = say(lang, "pic.extra", tile=_tile_html(low, high),
                           player=frame.player, first=previous.number, second=frame.number,
-                          trace=info.id)
+                          trace=_code(info.id))
             return [_board(frame, variant, say(lang, "pic.extra_title",
                                                 game=game_name(variant, lang)), caption,
                            lakes=lakes, highlight=(n - 2, n - 1))]

@@ -22,7 +22,7 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.coverage import perft_pages, rule_notes, trace_page
+from dominokit.rulebook.coverage import engine_notes, perft_pages, rule_notes, trace_page
 from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import (
     example_anchor,
@@ -36,6 +36,7 @@ from dominokit.rulebook.i18n import EN, PL
 from dominokit.rulebook.opening import move_by_move, turns_table
 from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
+from dominokit.rulebook.playerpages import player_pages
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
 from dominokit.rulebook.text import code, escape_html, md, relative
 from dominokit.rulebook.viewer import trace_pages
@@ -144,11 +145,13 @@ def _polish_options(book: Book, variant: Variant, here: str) -> str:
     if not variant.options:
         return "## Opcje\n\nTa gra nie ma opcji: silnik gra w nią tylko w jeden sposób.\n"
     lines = ["## Opcje", "",
-             "Opcje wybierają drugie odczytanie rozstrzygnięcia. Silnik podaje w `hello` opcje i "
-             "wartości, które obsługuje; przypadki testowe wymagające innych są dla niego "
-             "*nie do zastosowania*, nie błędami.", "",
+             "Opcja pozwala zagrać tak, jak podpowiada druga możliwość z ramki *Jak to "
+             "rozumiemy*; bez niej gra się pierwszym sposobem (wartość domyślna).", "",
              "| Opcja | Wartości | Domyślna | Zasada | Co zmienia |",
-             "|---|---|---|---|---|", *option_rows(book, variant, here, PL)]
+             "|---|---|---|---|---|", *option_rows(book, variant, here, PL), "",
+             engine_notes(["Silnik podaje w `hello`, które opcje i wartości obsługuje. "
+                           "Przypadki testowe, które wymagają innych, po prostu go nie "
+                           "dotyczą i nie liczą się jako błąd."], PL)]
     return "\n".join(lines) + "\n"
 
 
@@ -177,10 +180,10 @@ def polish_opening_markdown(book: Book) -> str:
     entry = book.rule(info.rules[0])
     steps = frames(info.load())
     parts = ["# Opublikowane otwarcie Pijanowskiego", "",
-             "Tekst gry Pijanowskiego kończy się zapisem kilku pierwszych ruchów partii, "
+             "Tekst gry Pijanowskiego kończy się kilkoma pierwszymi ruchami partii, "
              "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
-             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to wzorcowy zapis "
-             f"partii [{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
+             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to partia wzorcowa "
+             f"[{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
              "odtwarza na każdym silniku. Na końcu strony jest opisane, jak tę planszę "
              "znaleziono i ile jest innych, które pasują.", "",
              f"## {PL.word('rules')}", "",
@@ -247,4 +250,5 @@ def polish_pages(book: Book) -> dict[str, str]:
     pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
     pages.update(trace_pages(book, PL))
     pages.update(perft_pages(book, PL))
+    pages.update(player_pages(book, PL))
     return pages
