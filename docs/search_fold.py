@@ -31,7 +31,15 @@ from dominokit.rulebook.glossary import TERMS  # noqa: E402
 from dominokit.rulebook.i18n import fold  # noqa: E402
 
 FIELD = "forms"
-"""The index field that holds the forms (searched, never shown)."""
+"""The index field that holds the forms of a section's words (searched, never shown)."""
+TITLE_FIELD = "titleforms"
+"""The field that holds the forms of its title's words: a query for "jeziorek" then finds the
+section titled "Jeziorka" as a title match, as a query for "jeziorka" does."""
+TITLE_BOOST = 100.0
+SECONDARY = ("-card/", "variants/comparison/", "variants/reading/")
+"""Pages that repeat what a game page says (its card, the games side by side, the notation
+page): found, but ranked after the page that says it first."""
+SECONDARY_BOOST = 0.5
 _TAG = re.compile(r"<[^>]*>")
 _WORD = re.compile(r"\w+")
 
@@ -60,11 +68,16 @@ def search_forms(text: str) -> list[str]:
 
 
 def add_forms(index: dict[str, Any]) -> dict[str, Any]:
-    """The search index with a ``forms`` field on every section (and in its field list)."""
-    index["config"].setdefault("fields", {})[FIELD] = {"boost": 1.0}
+    """The search index with the ``forms`` and ``titleforms`` fields on every section (and in
+    its field list), and the pages that repeat a game page ranked after it."""
+    fields = index["config"].setdefault("fields", {})
+    fields[FIELD] = {"boost": 1.0}
+    fields[TITLE_FIELD] = {"boost": TITLE_BOOST}
     for doc in index["docs"]:
-        forms = search_forms(f"{doc.get('title', '')} {doc.get('text', '')}")
-        doc[FIELD] = " ".join(forms)
+        doc[FIELD] = " ".join(search_forms(f"{doc.get('title', '')} {doc.get('text', '')}"))
+        doc[TITLE_FIELD] = " ".join(search_forms(doc.get("title", "")))
+        if any(part in doc["location"] for part in SECONDARY):
+            doc["boost"] = SECONDARY_BOOST
     return index
 
 

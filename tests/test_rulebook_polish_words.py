@@ -163,8 +163,11 @@ def test_the_glossary_has_one_term_per_thing() -> None:
 
 
 def test_every_worked_example_a_player_reads_has_a_polish_title(book: Book) -> None:
+    """The examples of each game page and the whole hand of each game's own page."""
     from dominokit.rulebook.captions import EXAMPLE_TITLES
+    from dominokit.rulebook.playerpages import hand_trace
 
-    missing = [t.id for v in book.variants for t in book.examples_of(v.id)
-               if t.id not in EXAMPLE_TITLES[PL.code]]
+    shown = [t for v in book.variants for t in book.examples_of(v.id)]
+    shown += [t for v in book.variants if (t := hand_trace(book, v)) is not None]
+    missing = [t.id for t in shown if t.id not in EXAMPLE_TITLES[PL.code]]
     assert not missing

@@ -43,7 +43,7 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "why.board_first": "the first tile may go on any two adjacent cells",
         "why.board_touch": "it touches tiles already placed, each touching half with the "
                            "same pips ({pips})",
-        "pic.where": "golden trace {trace}, after move {move}",
+        "pic.where": "golden trace {trace}, move {move}",
         "pic.edge_title": "{game}: a one-cell lake against the board's edge",
         "pic.edge": "A lake of one cell, {cell}: the tile just placed (outlined) closes it "
                     "with the edge of the board ({where}).",
@@ -96,6 +96,12 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
                           "print it on A4 in landscape at 100 % (no \"fit to page\"), or "
                           "measure one half of your tiles and scale the print to match.",
         "pp.board_svg": "The empty board of {rows} × {cols} cells at real size",
+        "term_pic.dublet": "A double: [6|6]",
+        "term_pic.mydlo": "A blank: the left half of [0|4]",
+        "term_pic.wdowa": "The widow between the players; the higher half, outlined, starts",
+        "term_pic.koncowka": "A chain with two open ends, L and R",
+        "term_pic.jeziorko": "A one-cell lake, closed in by four tiles",
+        "term_pic.talon": "The stock: tiles lying face down",
         "end_letter.L": "L",
         "end_letter.R": "R",
         "end.open": "on the open end",
@@ -330,6 +336,13 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
                           "wydrukuj ją na kartce A4 poziomo, w skali 100 % (bez „dopasuj do "
                           "strony”), albo zmierz połówkę swoich kamieni i dobierz skalę.",
         "pp.board_svg": "Pusta plansza {rows} × {cols} kwadratów w prawdziwej wielkości",
+        "term_pic.dublet": "Dublet: [6|6]",
+        "term_pic.mydlo": "Mydło: lewa połówka kamienia [0|4]",
+        "term_pic.wdowa": "Wdowa między graczami; zaczyna ten, po czyjej stronie jest wyższa "
+                          "połówka (z obwódką)",
+        "term_pic.koncowka": "Łańcuch z dwiema końcówkami, L i P",
+        "term_pic.jeziorko": "Jeziorko z jednego kwadratu, zamknięte czterema kamieniami",
+        "term_pic.talon": "Talon: kamienie leżące grzbietem do góry",
         "end_letter.L": "L",
         "end_letter.R": "P",
         "end.open": "do otwartej końcówki",
@@ -341,14 +354,14 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "draws": "dobiera {tile}",
         "passes": "pas: opuszcza kolejkę",
         "stops": "mówi stop (bez dodatkowego kamienia)",
-        "lake": "zamyka jeziorko z {cells}: {names}",
+        "lake": "zamyka jeziorko ({cells}): {names}",
         "hand_ends": "koniec rozdania: {result}",
         "reason.domino": "przez domino",
         "reason.block": "przy blokadzie",
         "reason.mutual_pass": "po dwóch pasach z rzędu",
         "nobody_wins": "nikt nie wygrywa (koniec {reason})",
         "wins": "gracz {player} wygrywa {reason}",
-        "result_tail": "{head}; punkty {points}, na rękach zostało oczek {pips}",
+        "result_tail": "{head}; punkty graczy: {points}; oczka, które im zostały: {pips}",
         "term.opponent_pips": "oczka, które zostały przeciwnikowi",
         "term.own_pips": "własne oczka, które zostały na ręce",
         "term.last_tile_bonus": "premia za ostatni kamień",
@@ -374,7 +387,7 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "chain_after": "Po ruchu {move}: gracz {player} dokłada {action}",
         "chain_final_title": "{game}, {trace}: łańcuch na koniec, kamienie z numerami ruchów",
         "chain_final": "Łańcuch na koniec rozdania; liczba pod kamieniem to numer ruchu, "
-                       "którym go zagrano.",
+                       "którym go położono.",
         "widow_label": "wdowa",
         "arithmetic": "Rachunek sprawdzony ręcznie, z nagłówka pliku partii:",
         "part": "{title} (część {part} z {parts}: kamienie od {first} do {last})",
@@ -461,7 +474,7 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "op.two_fields_one_colour": "dwa różne pola tej samej barwy",
         "op.across": "to {kind} ({low_cell} na {low_colour}, {high_cell} na {high_colour}), "
                      "więc oczka liczą się raz: {points}",
-        "op.lake": "zamyka jeziorko z {size}, {cells}, otoczone {fence}: "
+        "op.lake": "zamyka jeziorko: {size}, {cells}, otoczone {fence}: "
                    "{n} × {per_cell} = {points}",
         "op.extra": " Po położeniu {tile} ten sam gracz może w tej kolejce położyć jeszcze "
                     "jeden kamień ({rule}).",
@@ -485,6 +498,20 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
 
 EXAMPLE_TITLES: Final[Mapping[str, Mapping[str, str]]] = {
     PL.code: {
+        "classic_block/domino":
+            "Gracz 0 kończy rozdanie kamieniem [3|3]; graczowi 1 zostaje [4|4] i płaci jego 8 "
+            "oczek",
+        "pijanowski/double-blank-last-tile":
+            "Ostatni kamień gracza 0 to [0|0]: rozdanie kończy się od razu przez domino, bez "
+            "dodatkowego kamienia",
+        "poldomino/domino-double-six-bonus":
+            "Dobieranie do woli i pasy, potem domino kamieniem [6|6]: 35 + 120",
+        "progressive/draw-until-fit":
+            "Gracz, który nie ma czego dołożyć, dobiera, aż trafi na pasujący kamień, i musi go "
+            "dołożyć",
+        "szczerbak/passes-and-domino":
+            "Wyższa połówka wdowy leży po stronie gracza 0, więc on zaczyna; pas, gdy nie ma "
+            "czego dołożyć; domino",
         "classic_block/blocked-both-totals":
             "Zablokowane rozdanie, w którym zwycięzca dostaje oczka z obu rąk",
         "pijanowski/published-opening":

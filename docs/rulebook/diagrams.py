@@ -451,3 +451,14 @@ def schedule_svg(rows: Sequence[tuple[str, Sequence[Sequence[int]]]], *, title: 
                 _text(root, x + k * w + w / 2, base + 11, str(tiles), 8 if len(sizes) > 1
                       else 10)
     return ET.tostring(root, encoding="unicode")
+
+
+def facedown_svg(count: int, *, title: str) -> str:
+    """``count`` tiles lying face down in a row: the stock, as a player sees it."""
+    width = 2 * MARGIN + count * (HALF + 6) - 6
+    height = 2 * MARGIN + 2 * HALF
+    root = _svg(width, height, title, "dk-stock")
+    for index in range(count):
+        _rect(root, MARGIN + index * (HALF + 6), MARGIN, HALF, 2 * HALF, rx="4",
+              fill=DEAD_FILL, stroke=INK, **{"stroke-width": "1.5", "class": "dk-facedown"})
+    return ET.tostring(root, encoding="unicode")

@@ -88,7 +88,7 @@ TERMS: Final = (
          "starts the chain.",
          r"wdow\w*", r"widow", "wdowa wdowy wdowie wdowę wdową wdowo wdów"),
     Term("łańcuch", "chain",
-         "Rząd kamieni dokładanych do siebie pasującymi połówkami.",
+         "Kamienie dołożone jeden do drugiego pasującymi połówkami.",
          "The line of tiles placed end to end with matching halves.",
          r"łańcuch\w*", r"chains?"),
     Term("końcówka", "open end",
@@ -194,7 +194,46 @@ def glossary_markdown(lang: Lang) -> str:
         lines += [f"## {md(term.pl)} {{ #{term.anchor} }}", "",
                   f"*{lang.word('english_term')}:* **{_english(term.en, lang)}**. "
                   f"{md(meaning)}", ""]
+        picture = term_picture(term.anchor, lang)
+        if picture:
+            lines += [picture, ""]
     return "\n".join(lines)
+
+
+def term_picture(anchor: str, lang: Lang) -> str:
+    """A small drawing of a term, made with the book's own diagrams (empty when the term has
+    none): a double, a blank, a widow, an open end, a lake, the stock."""
+    from dominokit.rulebook import diagrams
+    from dominokit.rulebook.captions import say
+    from dominokit.rulebook.chainrows import end_names
+    from dominokit.rulebook.text import figure
+
+    title = say(lang, f"term_pic.{anchor}") if f"term_pic.{anchor}" in _PICTURED else ""
+    if anchor == "dublet":
+        svg = diagrams.chain_svg([(6, 6)], diagrams.ChainStyle(), title=title, ends=False)
+    elif anchor == "mydlo":
+        svg = diagrams.chain_svg([(0, 4)], diagrams.ChainStyle(), title=title, ends=False)
+    elif anchor == "wdowa":
+        svg = diagrams.widow_svg(4, 1, title=title, names=(say(lang, "pic.player", player=0),
+                                                           say(lang, "pic.player", player=1)))
+    elif anchor == "koncowka":
+        svg = diagrams.chain_svg([(2, 3), (3, 6)], diagrams.ChainStyle(), title=title,
+                                 end_names=end_names(lang))
+    elif anchor == "jeziorko":
+        # Four tiles round one empty cell; every touching pair of halves matches (R-PIJ-04).
+        ring = [((0, 0), (0, 1), (5, 3)), ((0, 2), (1, 2), (3, 6)),
+                ((2, 2), (2, 1), (6, 2)), ((2, 0), (1, 0), (2, 5))]
+        tiles = [diagrams.BoardTile((a, b), pips) for a, b, pips in ring]
+        svg = diagrams.board_svg(3, 3, tiles, title=title, lakes=[(1, 1)])
+    elif anchor == "talon":
+        svg = diagrams.facedown_svg(6, title=title)
+    else:
+        return ""
+    return figure(svg, say(lang, f"term_pic.{anchor}"))
+
+
+_PICTURED: Final = {f"term_pic.{a}" for a in
+                    ("dublet", "mydlo", "wdowa", "koncowka", "jeziorko", "talon")}
 
 
 def link_terms(markdown: str, here: str, lang: Lang) -> str:

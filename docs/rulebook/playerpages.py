@@ -24,7 +24,7 @@ from dominokit.rulebook.coverage import trace_page
 from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import worked_example
 from dominokit.rulebook.i18n import EN, Lang
-from dominokit.rulebook.text import md, relative
+from dominokit.rulebook.text import escape_html, md, relative
 
 TILE_MM: Final = 22.0
 """The side of one half of a common domino tile, in millimetres (tiles of 22 x 44 mm): the
@@ -119,8 +119,9 @@ def card_markdown(book: Book, variant: Variant, lang: Lang = EN) -> str:
         text = re.sub(r"\]\(#", f"]({home}#", text)
         lines += [term, f":   {text}", ""]
     source = variant.data["metadata"]["source"]
-    credit = credit_words(source, lang) if isinstance(source, str) else md(source["title"])
-    lines += ["</div>", "", f"*{say(lang, 'pp.source')}* {md(credit)}.", "", "</div>", ""]
+    credit = md(credit_words(source, lang)) if isinstance(source, str) else \
+        f'<cite lang="en">{escape_html(source["title"])}</cite> ({md(source["publisher"])})'
+    lines += ["</div>", "", f"*{say(lang, 'pp.source')}* {credit}.", "", "</div>", ""]
     return "\n".join(lines)
 
 

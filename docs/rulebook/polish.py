@@ -93,8 +93,8 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     meta = variant.data["metadata"]
     source = meta["source"]
     source_words = (md(credit_words(source, PL)) if isinstance(source, str)
-                    else f"[*{md(source['title'])}*]({source['url']}) ({md(source['publisher'])}"
-                         ", po angielsku)")
+                    else f'[<cite lang="en">{escape_html(source["title"])}</cite>]'
+                         f"({source['url']}) ({md(source['publisher'])}, po angielsku)")
     parts = [f"# {md(polish_name(variant))}", "",
              link_terms(book.prose(meta.get("summary_pl", meta["summary"]), here), here, PL), "",
              summary_card(book, variant, english, PL),
@@ -143,7 +143,7 @@ def _polish_options(book: Book, variant: Variant, here: str) -> str:
     so a link to an option lands in either language; what each changes from
     ``description_pl``."""
     if not variant.options:
-        return "## Opcje\n\nTa gra nie ma opcji: silnik gra w nią tylko w jeden sposób.\n"
+        return "## Opcje\n\nTa gra nie ma opcji: gra się w nią zawsze tak samo.\n"
     lines = ["## Opcje", "",
              "Opcja pozwala zagrać tak, jak podpowiada druga możliwość z ramki *Jak to "
              "rozumiemy*; bez niej gra się pierwszym sposobem (wartość domyślna).", "",
