@@ -144,7 +144,7 @@ TERMS: Final = (
          "Half a field, which holds one half of a tile.",
          r"kwadrat\w*|kwadracik\w*", r"cells?"),
     Term("jeziorko", "lake",
-         "U Pijanowskiego pusty obszar od 1 do 4 kwadratów zamknięty kamieniami (lub "
+         "U Pijanowskiego puste miejsce od 1 do 4 kwadratów zamknięte kamieniami (albo "
          "kamieniami i brzegiem planszy); za każdy kwadrat 4 punkty.",
          "In Pijanowski, an empty region of 1 to 4 cells enclosed by tiles (or tiles and the "
          "board's edge); 4 points per cell.",
