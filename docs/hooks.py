@@ -22,6 +22,13 @@ from dominokit.rulebook.pages import nav_titles  # noqa: E402
 
 SECTION = "Games"
 TRACES = "Golden traces"
+ENGINE_SECTIONS = ("Golden traces", "Engine authors", "Contributors", "Performance")
+"""The engine authors' and contributors' part of ``nav`` (titles as ``mkdocs.yml`` gives
+them): written in English only, so the other languages' menus leave it out and their home
+pages link to it in English instead."""
+PERMALINK = {"pl": "Stały odnośnik do tego miejsca"}
+"""The title of the heading anchors (the toc extension's ``permalink_title``, one for the
+whole site) on the pages of each other language."""
 
 
 def on_config(config: Any) -> Any:
@@ -41,4 +48,14 @@ def on_config(config: Any) -> Any:
         if lang is not None and lang.code != EN.code:
             language.nav_translations = {**nav_titles(book, lang),
                                          **(language.nav_translations or {})}
+            language.nav = [entry for entry in config["nav"]
+                            if not (isinstance(entry, dict) and set(entry) & set(ENGINE_SECTIONS))]
     return config
+
+
+def on_page_content(html: str, page: Any, **kwargs: Any) -> str:
+    """The heading anchors' title in the page's own language."""
+    code = page.file.src_uri.rsplit(".", 2)[-2] if page.file.src_uri.count(".") > 1 else ""
+    if code in PERMALINK:
+        html = html.replace('title="Permanent link"', f'title="{PERMALINK[code]}"')
+    return html

@@ -174,13 +174,15 @@ def chain_svg(
     labels: Sequence[str] | None = None,
     highlight: Iterable[int] = (),
     ends: bool = True,
+    end_names: tuple[str, str] = ("L", "R"),
 ) -> str:
     """A chain of oriented tiles ``[left, right]``, left to right, as an SVG element.
 
     ``anchor`` is the index of the opening tile: offset rows are counted from it, so a chain
     that grows at its left end keeps its rows from picture to picture. ``labels`` (one per
     tile, may be empty strings) are written under the tiles, ``highlight`` lists indexes of
-    tiles to outline in the accent colour, and ``ends`` marks the open ends L and R.
+    tiles to outline in the accent colour, and ``ends`` marks the open ends with
+    ``end_names`` (left, right: L and R, or L and P for Polish readers).
     """
     marked = set(highlight)
     if labels is not None and len(labels) != len(tiles):
@@ -217,9 +219,9 @@ def chain_svg(
         mid_first = oy + first.y + (HALF if first.upright else HALF / 2)
         mid_last = oy + last.y + (HALF if last.upright else HALF / 2)
         if not style.widow:
-            _text(root, MARGIN + end_w / 2, mid_first + 4, "L", 11)
+            _text(root, MARGIN + end_w / 2, mid_first + 4, end_names[0], 11)
         right_x = ox + last.x + (HALF if last.upright else 2 * HALF)
-        _text(root, right_x + end_w / 2, mid_last + 4, "R", 11)
+        _text(root, right_x + end_w / 2, mid_last + 4, end_names[1], 11)
     return ET.tostring(root, encoding="unicode")
 
 
@@ -255,12 +257,15 @@ def board_svg(
     title: str,
     lakes: Iterable[Cell] = (),
     highlight: Iterable[int] = (),
+    dry: Iterable[Cell] = (),
 ) -> str:
     """A board of ``rows`` x ``cols`` cells with its fields, tiles, lakes and highlights.
 
-    ``lakes`` are cells to shade as lake water; ``highlight`` lists indexes into ``tiles`` to
-    outline in the accent colour. Row and column numbers are drawn along the edges so that the
-    board-play notation (``low cell + high cell``, ``row.column``) can be read off the picture.
+    ``lakes`` are cells to shade as lake water; ``dry`` are empty cells to outline with a
+    dashed line (an empty area that is *not* a lake, in the pictures of the lake rule);
+    ``highlight`` lists indexes into ``tiles`` to outline in the accent colour. Row and column
+    numbers are drawn along the edges so that the board-play notation (``low cell + high
+    cell``, ``row.column``) can be read off the picture.
     """
     if rows < 1 or cols < 1:
         raise ValueError(f"a board needs at least one cell, got {rows}x{cols}")
@@ -294,6 +299,15 @@ def board_svg(
             _rect(group, left + c * CELL + 2, top + r * CELL + 2, CELL - 4, CELL - 4,
                   rx="6", fill=LAKE_FILL,
                   **{"fill-opacity": "0.75", "class": "dk-lake", "data-cell": f"{r}.{c}"})
+    marks = sorted(set(dry))
+    if marks:
+        group = ET.SubElement(root, "g", {"class": "dk-dry"})
+        for r, c in marks:
+            _check_cell((r, c), rows, cols)
+            _rect(group, left + c * CELL + 3, top + r * CELL + 3, CELL - 6, CELL - 6,
+                  rx="6", fill="none", stroke=ACCENT,
+                  **{"stroke-width": "2", "stroke-dasharray": "4 3", "class": "dk-dry-cell",
+                     "data-cell": f"{r}.{c}"})
     for index, tile in enumerate(tiles):
         for cell in tile.cells:
             _check_cell(cell, rows, cols)
@@ -367,6 +381,7 @@ def state_svg(
     labels: Sequence[str] | None = None,
     highlight: Iterable[int] = (),
     lakes: Iterable[Cell] = (),
+    end_names: tuple[str, str] = ("L", "R"),
 ) -> str:
     """The table of a HandState JSON, drawn as its variant's ``components.table`` says.
 
@@ -379,4 +394,71 @@ def state_svg(
                          lakes=lakes, highlight=highlight)
     tiles = [(int(a), int(b)) for a, b in table["tiles"]]
     return chain_svg(tiles, chain_style(table_spec, state), title=title, anchor=anchor,
-                     labels=labels, highlight=highlight)
+                     labels=labels, highlight=highlight, end_names=end_names)
+
+
+def widow_svg(toward_first: int, toward_second: int, *, title: str,
+              names: tuple[str, str]) -> str:
+    """The widow's set-up: the tile standing between the players, its half ``toward_first``
+    facing the first player (drawn at the bottom, named ``names[0]``) and ``toward_second``
+    facing the second (at the top); the higher half, whose player starts, is outlined."""
+    width, label = 2 * MARGIN + 5 * HALF, 16
+    height = 2 * MARGIN + 2 * HALF + 2 * label
+    root = _svg(width, height, title, "dk-widow")
+    x = (width - HALF) / 2
+    top = MARGIN + label
+    _text(root, width / 2, MARGIN + 11, names[1], 11)
+    _text(root, width / 2, height - MARGIN - 2, names[0], 11)
+    group = ET.SubElement(root, "g", {"class": "dk-tile"})
+    _rect(group, x, top, HALF, 2 * HALF, rx="4", fill=TILE_FILL, stroke=INK,
+          **{"stroke-width": "1.5"})
+    _line(group, x + 4, top + HALF, x + HALF - 4, top + HALF, stroke=INK)
+    _dots(group, x, top, HALF, toward_second)
+    _dots(group, x, top + HALF, HALF, toward_first)
+    high_y = top if toward_second > toward_first else top + HALF
+    _rect(root, x - 2, high_y - 2, HALF + 4, HALF + 4, rx="5", fill="none", stroke=ACCENT,
+          **{"stroke-width": "2.5", "class": "dk-highlight"})
+    return ET.tostring(root, encoding="unicode")
+
+
+def schedule_svg(rows: Sequence[tuple[str, Sequence[Sequence[int]]]], *, title: str,
+                 deal_word: str) -> str:
+    """The hand sizes of a match played in rounds: one row per round (its name, then one bar
+    per deal, as high as the number of tiles each player gets; two bars when the two players
+    get different numbers, as in a tiebreak), numbered deal by deal."""
+    name_w, bar_w, gap, unit = 80, 22, 6, 4.0
+    most = max((max(deal) for _, deals in rows for deal in deals), default=1)
+    row_h = most * unit + 30
+    columns = max((len(deals) for _, deals in rows), default=0)
+    width = 2 * MARGIN + name_w + columns * (bar_w + gap)
+    height = 2 * MARGIN + len(rows) * row_h + 14
+    root = _svg(width, height, title, "dk-schedule")
+    for number in range(columns):
+        _text(root, MARGIN + name_w + number * (bar_w + gap) + bar_w / 2, MARGIN + 10,
+              f"{number + 1}.", 10)
+    _text(root, MARGIN, MARGIN + 10, deal_word, 10, "start")
+    for index, (name, deals) in enumerate(rows):
+        base = MARGIN + 14 + (index + 1) * row_h - 14
+        _text(root, MARGIN, base - row_h / 2 + 10, name, 11, "start")
+        for number, deal in enumerate(deals):
+            x = MARGIN + name_w + number * (bar_w + gap)
+            sizes = list(dict.fromkeys(deal)) if len(set(deal)) == 1 else list(deal)
+            w = bar_w / len(sizes)
+            for k, tiles in enumerate(sizes):
+                h = tiles * unit
+                _rect(root, x + k * w, base - h, w - 1, h, fill=FIELD_FILL[k % 2],
+                      stroke=INK, **{"stroke-width": "0.8", "class": "dk-bar"})
+                _text(root, x + k * w + w / 2, base + 11, str(tiles), 8 if len(sizes) > 1
+                      else 10)
+    return ET.tostring(root, encoding="unicode")
+
+
+def facedown_svg(count: int, *, title: str) -> str:
+    """``count`` tiles lying face down in a row: the stock, as a player sees it."""
+    width = 2 * MARGIN + count * (HALF + 6) - 6
+    height = 2 * MARGIN + 2 * HALF
+    root = _svg(width, height, title, "dk-stock")
+    for index in range(count):
+        _rect(root, MARGIN + index * (HALF + 6), MARGIN, HALF, 2 * HALF, rx="4",
+              fill=DEAD_FILL, stroke=INK, **{"stroke-width": "1.5", "class": "dk-facedown"})
+    return ET.tostring(root, encoding="unicode")

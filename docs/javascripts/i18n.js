@@ -9,9 +9,42 @@ window.addEventListener("click", function (event) {
     return;
   }
   event.stopImmediatePropagation();
-  if (location.hash) {
+  var hash = location.hash || nearestAnchor();
+  if (hash) {
     var target = new URL(link.href, location.href);
-    target.hash = location.hash;
+    target.hash = hash;
     link.href = target.href;
   }
 }, true);
+
+// A reader who scrolled (no anchor in the address) lands on the nearest rule, option or
+// example above the top of the screen: those anchors are the same in both languages, while
+// other headings' anchors are spelled in each language's words.
+function nearestAnchor() {
+  var shared = /^(R-[A-Z]{3}-[0-9]{2}|option-.+|example-.+)$/;
+  var best = "";
+  document.querySelectorAll(".md-content [id]").forEach(function (node) {
+    if (shared.test(node.id) && node.getBoundingClientRect().top <= 80) {
+      best = "#" + node.id;
+    }
+  });
+  return best;
+}
+
+// Search offers the reader the sections of their own language only. The theme loads one index
+// of both languages (Polish pages live under pl/) and hands it to its search worker in a
+// setup message; this keeps the Polish sections on a Polish page and the others elsewhere,
+// so a Polish query never lists an English page first.
+(function () {
+  var polish = document.documentElement.lang === "pl";
+  var post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (message) {
+    var data = message && message.type === 0 && message.data;
+    if (data && Array.isArray(data.docs)) {
+      data.docs = data.docs.filter(function (doc) {
+        return (doc.location.indexOf("pl/") === 0) === polish;
+      });
+    }
+    return post.apply(this, arguments);
+  };
+})();

@@ -59,6 +59,7 @@ from dominokit.rulebook.examples import (
     suite_traces,
     worked_example,
 )
+from dominokit.rulebook.i18n import EN
 from dominokit.rulebook.notation import notation_markdown
 from dominokit.rulebook.opening import (
     COLOUR_NAMES,
@@ -75,6 +76,7 @@ from dominokit.rulebook.pages import (
     rule_index_markdown,
     variant_markdown,
 )
+from dominokit.rulebook.playerpages import player_pages
 from dominokit.rulebook.rules import blocks, options_section, rule_section
 from dominokit.rulebook.schema_pages import (
     SchemaDoc,
@@ -160,4 +162,5 @@ def build_pages(book: Book | None = None) -> dict[str, str]:
     pages[COMPARISON_PAGE] = comparison_markdown(book)
     pages.update(trace_pages(book))
     pages.update(perft_pages(book))
+    pages.update(player_pages(book, EN))
     return pages

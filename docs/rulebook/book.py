@@ -29,10 +29,24 @@ NOTATION_PAGE: Final = "engines/notation.md"
 TRACE_FORMAT_PAGE: Final = "contributing/trace-format.md"
 RULE_INDEX_PAGE: Final = "contributing/rule-index.md"
 OPENING_TRACE: Final = "pijanowski/published-opening"
+READING_PAGE: Final = "variants/reading.md"
+"""How the book writes tiles, chain ends and board cells, for players (the engines' notation
+is on ``NOTATION_PAGE``)."""
 EXAMPLE_PREFIXES: Final = ("seed-", "published-")
 """Traces whose file stem starts with one of these are worked examples on their variant page."""
 
 _RULE_ID: Final = re.compile(r"\bR-[A-Z]{3}-[0-9]{2}\b")
+_NAME: Final = re.compile(r"(?<![\w`\\])([a-z][a-z0-9]*(?:\\_[a-z0-9]+)+)"
+                          r"(?:( = )([a-z][a-z0-9]*(?:\\_[a-z0-9]+)*))?(?![\w`])")
+"""A snake_case name of the spec (an option, a value, a policy) in escaped Markdown, with the
+value it is set to when written ``name = value``."""
+
+
+def _code_name(match: re.Match[str]) -> str:
+    name = f"`{match[1].replace(chr(92), '')}`"
+    if match[2]:
+        return f"{name} = `{match[3].replace(chr(92), '')}`"
+    return name
 
 
 def variant_page(variant_id: str) -> str:
@@ -121,8 +135,10 @@ class Book:
         return ", ".join(self.link(r, here) for r in rule_ids)
 
     def prose(self, text: str, here: str) -> str:
-        """Spec text as Markdown: escaped, with every known rule id made a link."""
-        return _RULE_ID.sub(lambda m: self.link(m.group(0), here), md(text))
+        """Spec text as Markdown: escaped, with the spec's own names (``lake_rule``, and the
+        value in ``lake_rule = newly_enclosed``) as code, and every known rule id a link."""
+        named = _NAME.sub(_code_name, md(text))
+        return _RULE_ID.sub(lambda m: self.link(m.group(0), here), named)
 
     def traces_of(self, variant_id: str) -> list[TraceInfo]:
         """The bundled traces of one variant, in file order."""

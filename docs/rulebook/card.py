@@ -106,8 +106,9 @@ WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
     "turn.parity.policy": {
         "none": "",
         "opposite_or_blank": "Druga połówka musi być mydłem albo mieć oczka innej parzystości "
-                             "(nieparzyste po parzystych, parzyste po nieparzystych); do mydła "
-                             "pasuje każdy kamień, i odwrotnie.",
+                             "(nieparzyste po parzystych, parzyste po nieparzystych); do "
+                             "końcówki z mydłem pasuje każdy kamień, przyłożony dowolną "
+                             "połówką.",
     },
     "turn.draw.policy": {
         "none": "Nie ma dobierania.",
@@ -126,17 +127,17 @@ WORDING_PL: Final[Mapping[str, Mapping[str, str]]] = {
         "mutual_pass": "{turns} kolejki z rzędu kończą się pasem",
     },
     "scoring.winner.policy": {
-        "domino_or_fewer_pips": "Pierwszy pozbyć się wszystkich kamieni albo, przy blokadzie, "
-                                "mieć na ręku mniej oczek.",
+        "domino_or_fewer_pips": "Pozbyć się wszystkich kamieni przed przeciwnikiem albo, gdy "
+                                "dojdzie do blokady, mieć na ręce mniej oczek.",
         "higher_hand_score": "Zdobyć w rozdaniu więcej punktów niż przeciwnik: za położone "
                              "kamienie i zamknięte jeziorka, minus oczka, które zostały na "
-                             "ręku.",
+                             "ręce.",
     },
     "scoring.terms.term": {
-        "opponent_pips": "oczka, które zostały na ręku przegranego",
-        "own_pips": "oczka, które zostały mu na ręku",
-        "last_tile_bonus": "premię za wyjście ostatnim kamieniem {tiles}",
-        "catch": "karę dla przegranego, któremu został na ręku tylko {tiles}",
+        "opponent_pips": "oczka, które zostały na ręce przegranego",
+        "own_pips": "oczka, które zostały mu na ręce",
+        "last_tile_bonus": "premię za zakończenie rozdania (domino!) kamieniem {tiles}",
+        "catch": "karę dla przegranego, któremu został na ręce tylko {tiles}",
         "placement_points": "punkty zdobyte za położone kamienie i zamknięte jeziorka",
     },
     "scoring.terms.to": {"winner": "Wygrany", "loser": "Przegrany", "each": "Każdy gracz"},
@@ -354,8 +355,9 @@ def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
         if match["compare"] == "exceeds":
             text = _in(lang, f"Hands are played until a running total passes {target}; the "
                              "higher total wins (equal totals play on).",
-                       f"Rozdania gra się, aż któryś zapis przekroczy {target}; wygrywa wyższy "
-                       "zapis (przy równych gra się dalej).")
+                       f"Rozdania gra się, aż czyjaś suma punktów przekroczy {target}; mecz "
+                       "wygrywa ten, kto ma więcej punktów (przy równych sumach gra się "
+                       "dalej).")
         else:
             text = _in(lang, f"The first to reach {target} or more after a hand wins the "
                              "match.",
@@ -370,8 +372,8 @@ def _match_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
             for r in rounds)
         text = _in(lang, f"{len(rounds)} rounds, each won by the higher round total: {sizes}. "
                          "The player who wins more rounds wins the match.",
-                   f"{polish_count(len(rounds), 'runda', 'rundy', 'rund')}, każdą wygrywa "
-                   f"wyższa suma rundy: {sizes}. Mecz "
+                   f"{polish_count(len(rounds), 'runda', 'rundy', 'rund')}; rundę wygrywa ten, "
+                   f"kto zdobędzie w niej więcej punktów: {sizes}. Mecz "
                    "wygrywa ten, kto wygra więcej rund.")
         tiebreak = match.get("tiebreak")
         if tiebreak:
@@ -398,7 +400,7 @@ def _table_text(book: Book, variant: Variant, here: str, lang: Lang) -> str:
         text = _in(lang, f"A board of {rows} × {cols} cells, one tile half per cell; pairs of "
                          f"cells form {rows} × {cols // 2} fields coloured like a chessboard.",
                    f"Plansza {rows} × {cols} kwadratów, po jednej połówce kamienia na kwadrat; "
-                   f"pary kwadratów tworzą {rows} × {cols // 2} pól w dwóch kolorach, jak "
+                   f"pary kwadratów tworzą {rows} × {cols // 2} pól w dwóch barwach, jak "
                    "szachownica.")
     else:
         text = (_in(lang, "A line of tiles with two open ends", "Łańcuch z dwiema końcówkami")

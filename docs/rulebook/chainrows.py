@@ -19,6 +19,12 @@ from dominokit.conformance.run import diagrams
 from dominokit.rulebook.captions import say
 from dominokit.rulebook.i18n import EN, Lang
 
+
+def end_names(lang: Lang) -> tuple[str, str]:
+    """The letters of the left and right ends in ``lang`` (L and R; L and P in Polish)."""
+    return (say(lang, "end_letter.L"), say(lang, "end_letter.R"))
+
+
 ROW_WIDTH: Final = 300
 """Widest piece, in px at scale 1: fits a 390 px phone with the page's margins."""
 
@@ -57,7 +63,7 @@ def chain_rows(state: Mapping[str, Any], table_spec: Mapping[str, Any], *, title
     parts = pieces(tiles, style)
     if len(parts) <= 1:
         svg = diagrams.state_svg(state, table_spec, title=title, anchor=anchor, labels=labels,
-                                 highlight=marked)
+                                 highlight=marked, end_names=end_names(lang))
         return f'<figure class="dk-figure">{svg}<figcaption>{caption}</figcaption></figure>'
     svgs = []
     for number, part in enumerate(parts, start=1):

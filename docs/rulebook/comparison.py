@@ -32,8 +32,8 @@ INTRO: Final = {
            "scrolls sideways on a narrow screen."),
     "pl": ("Gry obok siebie",
            "Wszystkie gry w jednej tabeli, zrobionej z tych samych plików zasad co karta "
-           "każdej gry; każdy wpis linkuje zasadę, która to mówi. Na wąskim ekranie tabelę "
-           "przewija się w bok."),
+           "każdej gry; przy każdym wpisie jest odnośnik do zasady, która to mówi. Na telefonie "
+           "każda gra ma własną kolumnę pod nazwą wiersza."),
 }
 """The page's title and first paragraph in each language."""
 

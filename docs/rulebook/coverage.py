@@ -109,6 +109,22 @@ def tested_by(book: Book, rule_id: str, here: str, lang: Lang = EN) -> str:
     return say(lang, "tested_by", tests="; ".join(parts)) + "\n"
 
 
+def engine_notes(lines: list[str], lang: Lang = EN) -> str:
+    """The engine author's notes of one rule or example (its id, the cases, perft positions
+    and traces behind it, a trace's own arithmetic) folded away in a collapsed block under it:
+    a player reads the rule without them, an engine author opens them."""
+    from dominokit.rulebook.text import indent
+
+    body = "\n\n".join(line.rstrip("\n") for line in lines if line.strip())
+    return "\n".join([f'??? info "{say(lang, "engine_notes")}"', "", indent(body), ""])
+
+
+def rule_notes(book: Book, rule_id: str, here: str, lang: Lang = EN) -> str:
+    """A rule's block for engine authors: its id and the tests that hold it down."""
+    return engine_notes([say(lang, "rule_id", rule=code(rule_id)),
+                         tested_by(book, rule_id, here, lang)], lang)
+
+
 def perft_pages(book: Book, lang: Lang = EN) -> dict[str, str]:
     """One page per game with perft data: each position's description, rules, deal, prefix
     and counts per depth, read from the bundled file (the same data the perft cases run), as

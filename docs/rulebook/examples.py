@@ -19,14 +19,15 @@ from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.model import Step
 from dominokit.reference import Action, Variant
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
-from dominokit.rulebook.captions import count, say
+from dominokit.rulebook.captions import EXAMPLE_TITLES, count, say
 from dominokit.rulebook.card import game_name
 from dominokit.rulebook.chainrows import chain_rows
-from dominokit.rulebook.coverage import trace_page
+from dominokit.rulebook.coverage import engine_notes, trace_page
 from dominokit.rulebook.i18n import EN, Lang
+from dominokit.rulebook.reasons import reasons
 from dominokit.rulebook.text import (
     bracket,
-    cell_name,
+    cell_words,
     code,
     escape_html,
     figure,
@@ -116,8 +117,8 @@ def describe(frame: Frame, table_spec: Mapping[str, Any], lang: Lang = EN) -> st
     elif parsed.kind == "board" and parsed.tile is not None and parsed.cells is not None:
         (low, high) = parsed.cells
         parts.append(say(lang, "places", tile=tile((parsed.tile.low, parsed.tile.high)),
-                         low=parsed.tile.low, low_cell=cell_name(low),
-                         high=parsed.tile.high, high_cell=cell_name(high)))
+                         low=parsed.tile.low, low_cell=cell_words(low, lang),
+                         high=parsed.tile.high, high_cell=cell_words(high, lang)))
     for event in frame.events:
         kind = event["type"]
         if kind == "draw":
@@ -128,7 +129,7 @@ def describe(frame: Frame, table_spec: Mapping[str, Any], lang: Lang = EN) -> st
             parts.append(say(lang, "stops"))
         elif kind == "lake":
             parts.append(say(lang, "lake", cells=count(lang, len(event["cells"]), "cell"),
-                             names=", ".join(cell_name(c) for c in event["cells"])))
+                             names=", ".join(cell_words(c, lang) for c in event["cells"])))
         elif kind == "end":
             parts.append(say(lang, "hand_ends", result=result_words(event["result"], lang)))
     return "; ".join(parts)
@@ -218,9 +219,7 @@ def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str,
         return ""
     game = game_name(variant, lang)
     board = steps[0].after["table"]["kind"] == "board"
-    lines = [f"### {data_text(trace.description, lang)} {{ #{example_anchor(info)} }}", "",
-             say(lang, "trace_line", trace=code(trace.id), case=code("golden/" + trace.id),
-                 rules=book.links(trace.rules, here)), ""]
+    lines = [f"### {example_title(info, lang)} {{ #{example_anchor(info)} }}", ""]
     deal = trace.hands[0].deal
     lines.append(say(lang, "deal", hands=dealt_hands(deal["hands"], lang)))
     if deal.get("widow"):
@@ -231,16 +230,16 @@ def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str,
         shown = " ".join(md(bracket(t)) for t in stock[:6])
         more = say(lang, "stock_more", count=len(stock) - 6) if len(stock) > 6 else ""
         lines[-1] += say(lang, "stock", tiles=shown, more=more)
-    if board:
-        lines += ["", say(lang, "moves_head_points"), "|---|---|---|---|---|"]
-    else:
-        lines += ["", say(lang, "moves_head"), "|---|---|---|---|"]
-    for frame in steps:
+    head = say(lang, "moves_head_points" if board else "moves_head")
+    lines += ["", '<div class="dk-moves" markdown>', "", head,
+              "|" + "---|" * head.count(" | ") + "---|"]
+    for frame, why in zip(steps, reasons(steps, variant, lang), strict=True):
         points = _points(frame)
-        row = f"| {frame.number} | {frame.player} | {code(frame.action)} | " \
-              f"{describe(frame, table_spec, lang)} |"
+        action = f" {code(frame.action)} |" if lang.code == EN.code else ""
+        row = f"| {frame.number} | {frame.player} |{action} " \
+              f"{describe(frame, table_spec, lang)} | {why} |"
         lines.append(row + (f" {0 if points is None else points} |" if board else ""))
-    lines.append("")
+    lines += ["", "</div>", ""]
     if not board:
         lines += [say(lang, "chain_no_points"), ""]
     if board:
@@ -267,8 +266,25 @@ def worked_example(book: Book, variant: Variant, info: TraceInfo, here: str,
     result = trace.hands[0].result
     if result is not None:
         lines.append(result_table(book, result, here, lang))
-    lines += arithmetic(info, lang)
+    notes = [say(lang, "trace_line", trace=code(trace.id), case=code("golden/" + trace.id),
+                 rules=book.links(trace.rules, here))]
+    header = _trace_header(info)
+    if header:
+        notes += [say(lang, "arithmetic"), "```text\n" + header + "\n```"]
+    lines.append(engine_notes(notes, lang))
     return "\n".join(lines)
+
+
+def example_title(info: TraceInfo, lang: Lang) -> str:
+    """The heading of a worked example: the trace's own description in English, a title from
+    ``captions.EXAMPLE_TITLES`` in another language; a trace without one (shown only on the
+    engine authors' trace pages) keeps its English description, marked as English
+    (``tests/test_rulebook_polish_words.py`` checks that every example a player reads has
+    its title)."""
+    if lang.code == EN.code:
+        return md(info.description.rstrip("."))
+    title = EXAMPLE_TITLES.get(lang.code, {}).get(info.id)
+    return md(title) if title else data_text(info.description.rstrip("."), lang)
 
 
 def dealt_hands(hands: Sequence[Sequence[str]], lang: Lang = EN) -> str:
@@ -306,15 +322,15 @@ def suite_traces(book: Book, variant_id: str, here: str, lang: Lang = EN) -> str
     rows = book.traces_of(variant_id)
     if not rows:
         return ""
-    lines = [f"## {say(lang, 'suite_head')}", "",
-             say(lang, "suite_intro", format=relative(TRACE_FORMAT_PAGE, here)), "",
-             say(lang, "traces_rules_head"), "|---|---|---|---|"]
+    english = lang.code == EN.code
+    table = [say(lang, "traces_rules_head"), "|---|---|---|---|" if english else "|---|---|---|"]
     for trace in rows:
         page = relative(trace_page(trace.id), here)
-        lines.append(f"| [{code(trace.id)}]({page}) | {say(lang, 'kind.' + trace.kind)} | "
-                     f"{data_text(trace.description, lang)} | "
-                     f"{book.links(trace.rules, here)} |")
-    return "\n".join(lines) + "\n"
+        shown = f" {data_text(trace.description, lang)} |" if english else ""
+        table.append(f"| [{code(trace.id)}]({page}) | {say(lang, 'kind.' + trace.kind)} |"
+                     f"{shown} {book.links(trace.rules, here)} |")
+    return engine_notes([say(lang, "suite_intro", format=relative(TRACE_FORMAT_PAGE, here)),
+                         "\n".join(table)], lang)
 
 
 def example_anchor(trace: TraceInfo) -> str:

@@ -32,6 +32,9 @@ class Term:
     en_meaning: str
     pl_forms: str
     en_forms: str
+    search: str = ""
+    """The word's forms and synonyms a reader may type into the search box (space-separated);
+    ``docs/search_fold.py`` lets a query for any of them find every section that uses one."""
 
     @property
     def anchor(self) -> str:
@@ -41,9 +44,13 @@ class Term:
 
 TERMS: Final = (
     Term("kamień", "tile",
-         "Jeden kamień domina: prostokąt z dwiema połówkami, na każdej od 0 do 6 oczek.",
+         "Jeden kamień domina: prostokąt z dwiema połówkami, na każdej od 0 do 6 oczek. Mówi "
+         "się też „kostka” (tak pisze tekst Poldomino: „pasujące kostki dokłada się…”); w tej "
+         "książce zawsze „kamień”.",
          "One domino: a rectangle of two halves, each showing 0 to 6 pips.",
-         r"kamie[nń]\w*", r"tiles?"),
+         r"kamie[nń]\w*|kostk\w*|kostek", r"tiles?",
+         "kamień kamienia kamieniu kamieniem kamienie kamieni kamieniami kamieniach kostka "
+         "kostki kostkę kostką kostce kostek kostkami kostkach"),
     Term("oczko", "pip",
          "Kropka na połówce kamienia; oczka kamienia to suma obu połówek.",
          "A dot on a tile's half; a tile's pips are the sum of both halves.",
@@ -55,11 +62,13 @@ TERMS: Final = (
     Term("dublet", "double",
          "Kamień z taką samą liczbą oczek na obu połówkach, np. [6|6].",
          "A tile with the same pips on both halves, such as [6|6].",
-         r"duble\w*", r"doubles?"),
+         r"duble\w*", r"doubles?",
+         "dublet dubletu dubletowi dubletem dublecie dublety dubletów dubletami"),
     Term("mydło", "blank",
          "Połówka bez oczek (0). Podwójne mydło to kamień [0|0].",
          "A half with no pips (0). The double blank is [0|0].",
-         r"mydł\w*|mydl\w*", r"blanks?"),
+         r"mydł\w*|mydl\w*", r"blanks?",
+         "mydło mydła mydłu mydłem mydle mydeł mydłami mydłach"),
     Term("komplet", "set",
          "Wszystkie kamienie gry; komplet szóstkowy to 28 kamieni od [0|0] do [6|6].",
          "All the tiles of a game; a double-six set is the 28 tiles from [0|0] to [6|6].",
@@ -67,7 +76,7 @@ TERMS: Final = (
     Term("talon", "stock",
          "Kamienie, których nie rozdano i z których się dobiera.",
          "The tiles not dealt, from which players draw.",
-         r"talon\w*", r"stock"),
+         r"talon\w*", r"stock", "talon talonu talonowi talonem talonie"),
     Term("dobierać", "draw",
          "Wziąć kamień z talonu do ręki.",
          "To take a tile from the stock into one's hand.",
@@ -77,19 +86,22 @@ TERMS: Final = (
          "zaczyna łańcuch.",
          "In Szczerbak, the one tile left after the deal; it lies between the players and "
          "starts the chain.",
-         r"wdow\w*", r"widow"),
+         r"wdow\w*", r"widow", "wdowa wdowy wdowie wdowę wdową wdowo wdów"),
     Term("łańcuch", "chain",
-         "Rząd kamieni dokładanych do siebie pasującymi połówkami.",
+         "Kamienie dołożone jeden do drugiego pasującymi połówkami.",
          "The line of tiles placed end to end with matching halves.",
          r"łańcuch\w*", r"chains?"),
     Term("końcówka", "open end",
          "Połówka na końcu łańcucha, do której można dołożyć kamień.",
          "A half at the end of the chain to which a tile may be placed.",
-         r"końców\w*", r"open ends?"),
+         r"końców\w*", r"open ends?",
+         "końcówka końcówki końcówce końcówkę końcówką końcówek końcówkami końcówkach"),
     Term("zgrać", "place",
-         "Położyć kamień z ręki na stół (dołożyć go do łańcucha lub na planszę).",
+         "Położyć kamień z ręki na stół: dołożyć go do łańcucha albo położyć na planszy. "
+         "„Zgrać” i „dołożyć” znaczą tu to samo.",
          "To put a tile from the hand on the table (on the chain or the board).",
-         r"zgra\w*|dołoż\w*|dokład\w*", r""),
+         r"zgra\w*|zgry\w*|dołoż\w*|dokład\w*", r"",
+         "zgrać zgrywa zgrał dołożyć dokłada dołożył"),
     Term("wyjście", "opening",
          "Pierwszy kamień rozdania; też: kamień, którym gracz wychodzi.",
          "The first tile of a hand.",
@@ -97,7 +109,8 @@ TERMS: Final = (
     Term("spasować", "pass",
          "Opuścić kolejkę bez zgrania kamienia.",
          "To end one's turn without placing a tile.",
-         r"spasow\w*|spasuj\w*|pasuj\w*|pasowa\w*", r"pass(?:es|ed|ing)?"),
+         r"spasow\w*|spasuj\w*|pas|pasem|pasy|pasów", r"pass(?:es|ed|ing)?",
+         "spasować spasuje spasował pas pasy pasem pasów"),
     Term("kolejka", "turn",
          "Czas, w którym ruch ma jeden gracz.",
          "The time in which one player acts.",
@@ -131,13 +144,15 @@ TERMS: Final = (
          "Half a field, which holds one half of a tile.",
          r"kwadrat\w*|kwadracik\w*", r"cells?"),
     Term("jeziorko", "lake",
-         "U Pijanowskiego pusty obszar od 1 do 4 kwadratów zamknięty kamieniami (lub "
+         "U Pijanowskiego puste miejsce od 1 do 4 kwadratów zamknięte kamieniami (albo "
          "kamieniami i brzegiem planszy); za każdy kwadrat 4 punkty.",
          "In Pijanowski, an empty region of 1 to 4 cells enclosed by tiles (or tiles and the "
          "board's edge); 4 points per cell.",
-         r"jeziork\w*|jeziorek", r"lakes?"),
+         r"jeziork\w*|jeziorek", r"lakes?",
+         "jeziorko jeziorka jeziorku jeziorkiem jeziorek jeziorkami jeziorkach"),
     Term("przyłapanie", "catch",
-         "W Poldomino kara za zostanie z samym [0|0] albo [6|6] na ręku.",
+         "W Poldomino kara dla gracza, któremu na koniec rozdania został na ręce tylko [0|0] "
+         "albo tylko [6|6].",
          "In Poldomino, the penalty for being left holding [0|0] or [6|6] alone.",
          r"przyłap\w*", r"catch"),
     Term("set", "set (of hands)",
@@ -179,7 +194,46 @@ def glossary_markdown(lang: Lang) -> str:
         lines += [f"## {md(term.pl)} {{ #{term.anchor} }}", "",
                   f"*{lang.word('english_term')}:* **{_english(term.en, lang)}**. "
                   f"{md(meaning)}", ""]
+        picture = term_picture(term.anchor, lang)
+        if picture:
+            lines += [picture, ""]
     return "\n".join(lines)
+
+
+def term_picture(anchor: str, lang: Lang) -> str:
+    """A small drawing of a term, made with the book's own diagrams (empty when the term has
+    none): a double, a blank, a widow, an open end, a lake, the stock."""
+    from dominokit.rulebook import diagrams
+    from dominokit.rulebook.captions import say
+    from dominokit.rulebook.chainrows import end_names
+    from dominokit.rulebook.text import figure
+
+    title = say(lang, f"term_pic.{anchor}") if f"term_pic.{anchor}" in _PICTURED else ""
+    if anchor == "dublet":
+        svg = diagrams.chain_svg([(6, 6)], diagrams.ChainStyle(), title=title, ends=False)
+    elif anchor == "mydlo":
+        svg = diagrams.chain_svg([(0, 4)], diagrams.ChainStyle(), title=title, ends=False)
+    elif anchor == "wdowa":
+        svg = diagrams.widow_svg(4, 1, title=title, names=(say(lang, "pic.player", player=0),
+                                                           say(lang, "pic.player", player=1)))
+    elif anchor == "koncowka":
+        svg = diagrams.chain_svg([(2, 3), (3, 6)], diagrams.ChainStyle(), title=title,
+                                 end_names=end_names(lang))
+    elif anchor == "jeziorko":
+        # Four tiles round one empty cell; every touching pair of halves matches (R-PIJ-04).
+        ring = [((0, 0), (0, 1), (5, 3)), ((0, 2), (1, 2), (3, 6)),
+                ((2, 2), (2, 1), (6, 2)), ((2, 0), (1, 0), (2, 5))]
+        tiles = [diagrams.BoardTile((a, b), pips) for a, b, pips in ring]
+        svg = diagrams.board_svg(3, 3, tiles, title=title, lakes=[(1, 1)])
+    elif anchor == "talon":
+        svg = diagrams.facedown_svg(6, title=title)
+    else:
+        return ""
+    return figure(svg, say(lang, f"term_pic.{anchor}"))
+
+
+_PICTURED: Final = {f"term_pic.{a}" for a in
+                    ("dublet", "mydlo", "wdowa", "koncowka", "jeziorko", "talon")}
 
 
 def link_terms(markdown: str, here: str, lang: Lang) -> str:

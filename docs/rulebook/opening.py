@@ -22,6 +22,7 @@ from dominokit.rulebook.book import (
     NOTATION_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
+    READING_PAGE,
     Book,
     variant_page,
 )
@@ -31,7 +32,7 @@ from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.published import fence_words, published_english
 from dominokit.rulebook.rules import source_beside
 from dominokit.rulebook.text import (
-    cell_name,
+    cell_words,
     code,
     escape_html,
     indent,
@@ -69,8 +70,8 @@ def placement_reason(event: Mapping[str, Any], variant: Variant, lang: Lang = EN
         low_colour, high_colour = (board_rules.colour(c) for c in (low, high))
         points = pips
         kind = "op.two_fields" if low_colour != high_colour else "op.two_fields_one_colour"
-        text = say(lang, "op.across", kind=say(lang, kind), low_cell=cell_name(low),
-                   low_colour=say(lang, f"colour.{low_colour}"), high_cell=cell_name(high),
+        text = say(lang, "op.across", kind=say(lang, kind), low_cell=cell_words(low, lang),
+                   low_colour=say(lang, f"colour.{low_colour}"), high_cell=cell_words(high, lang),
                    high_colour=say(lang, f"colour.{high_colour}"), points=points)
     return text, points
 
@@ -82,7 +83,9 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
     table_spec = variant.data["components"]["table"]
     parts = [f"## {say(lang, 'op.moves_head')}", "",
              say(lang, "op.moves_intro", player=steps[0].player, tile=tile((0, 0)),
-                 rule=book.link("R-PIJ-01", here), notation=relative(NOTATION_PAGE, here)), ""]
+                 rule=book.link("R-PIJ-01", here),
+                 notation=relative(NOTATION_PAGE if lang.code == EN.code else READING_PAGE,
+                                   here)), ""]
     turn_totals: list[int] = []
     previous_player: int | None = None
     for frame in steps:
@@ -101,7 +104,7 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
                 table = frame.after["table"]
                 reasons.append(say(
                     lang, "op.lake", size=count(lang, n, "empty_cell"), n=n,
-                    cells=", ".join(cell_name(c) for c in event["cells"]),
+                    cells=", ".join(cell_words(c, lang) for c in event["cells"]),
                     fence=fence_words(event["cells"], table["rows"], table["cols"], lang),
                     per_cell=event["points"] // n, points=event["points"])
                     + f" ({book.link(event['rule'], here)})")
@@ -127,8 +130,8 @@ def move_by_move(book: Book, variant: Variant, steps: Sequence[Frame], here: str
         caption = say(lang, "op.caption", move=frame.number,
                       action=f"<code>{escape_html(frame.action)}</code>", points=total,
                       second=say(lang, "op.second") if same_turn else "")
-        said = say(lang, "op.goes_on", tile=placed, low_cell=cell_name(parsed.cells[0]),
-                   high_cell=cell_name(parsed.cells[1]), reasons="; ".join(reasons),
+        said = say(lang, "op.goes_on", tile=placed, low_cell=cell_words(parsed.cells[0], lang),
+                   high_cell=cell_words(parsed.cells[1], lang), reasons="; ".join(reasons),
                    extra=extra) if parsed.cells else ""
         parts += [f"### {heading}", "", frame_figure(frame, table_spec, title, caption, lang),
                   "", said, ""]
@@ -196,7 +199,7 @@ def _turn_players(steps: Sequence[Frame]) -> list[int]:
 
 
 @cache
-def _search_reports() -> tuple[Any, Any]:
+def search_reports() -> tuple[Any, Any]:
     from dominokit.rulebook import pijanowski_opening as tool
 
     return tool.run(tool.LAKE_RULES[0]), tool.run(tool.LAKE_RULES[1])
@@ -214,7 +217,7 @@ def _rst_to_md(text: str) -> str:
 
 
 def _search_section(book: Book, tool: Any, trace: Trace, here: str) -> str:
-    main, other = _search_reports()
+    main, other = search_reports()
     doc = tool.__doc__ or ""
     method = doc.split("Method\n------\n", 1)[-1].split("\nRun ", 1)[0].strip()
     lines = ["## How the board was found", "",

@@ -13,6 +13,7 @@ from dominokit.rulebook.book import (
     COMMON_PAGE,
     OPENING_PAGE,
     OPENING_TRACE,
+    READING_PAGE,
     RULE_INDEX_PAGE,
     Book,
     variant_page,
@@ -20,11 +21,14 @@ from dominokit.rulebook.book import (
 from dominokit.rulebook.captions import say
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.cichecks import ci_table
+from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import example_anchor, suite_traces, worked_example
 from dominokit.rulebook.i18n import EN, Lang
+from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
+from dominokit.rulebook.playerpages import player_pages_of
 from dominokit.rulebook.rules import options_section, rule_section
-from dominokit.rulebook.text import code, md, relative
+from dominokit.rulebook.text import md, relative
 
 
 def _common_list(book: Book, here: str) -> str:
@@ -41,7 +45,7 @@ def _common_list(book: Book, here: str) -> str:
 def _source_words(source: str | dict[str, str]) -> str:
     """The variant's source: a seed text by file name, or a published text with its link."""
     if isinstance(source, str):
-        return f"the Polish text {code(source)}"
+        return md(credit_words(source))
     words = (f"[*{md(source['title'])}*]({source['url']}), published by "
              f"{md(source['publisher'])}")
     return words + (f": \"{md(source['quote'])}\"" if source.get("quote") else "")
@@ -72,8 +76,10 @@ def variant_markdown(book: Book, variant: Variant) -> str:
               "Each rule has a stable id; the source words it rests on stand beside the "
               "English statement. *Rulings* mark where the texts leave a gap and say how this "
               "project closes it.", ""]
+    pictures = rule_pictures(book, variant, EN)
     for entry in variant.rules:
-        parts.append(rule_section(book, entry, here, options_here=True))
+        parts.append(rule_section(book, entry, here, options_here=True,
+                                  pictures=pictures_block(pictures.get(entry.id, []))))
     parts.append(options_section(book, variant, here))
     if examples:
         parts += ["## Worked examples", ""]
@@ -155,11 +161,13 @@ def games_nav(book: Book) -> list[str | dict[str, str]]:
     (and any page of its own, such as the published Pijanowski opening, titled by its
     heading), in the order of spec/variants/."""
     extra = [OPENING_PAGE] if any(t.id == OPENING_TRACE for t in book.traces) else []
-    nav: list[str | dict[str, str]] = [{"Rules for all games": COMMON_PAGE}]
+    nav: list[str | dict[str, str]] = [{"Rules for all games": COMMON_PAGE},
+                                       {say(EN, "pp.reading_nav"): READING_PAGE}]
     for variant in book.variants:
         page = variant_page(variant.id)
         nav.append({variant.name: page})
         nav.extend(p for p in extra if p.startswith(page.removesuffix(".md") + "-"))
+        nav.extend({title: path} for title, path in player_pages_of(variant))
     return nav
 
 
@@ -169,7 +177,10 @@ def nav_titles(book: Book, lang: Lang) -> dict[str, str]:
     ``docs/hooks.py`` adds to the i18n plugin's ``nav_translations``, so a game added in
     ``spec/`` is named in every language without editing ``mkdocs.yml``."""
     titles = {v.name: game_name(v, lang) for v in book.variants}
-    for key in ("side_by_side_nav", "index_title", "perft_nav"):
+    for variant in book.variants:
+        titles.update({english: title for (english, _), (title, _) in zip(
+            player_pages_of(variant), player_pages_of(variant, lang), strict=True)})
+    for key in ("side_by_side_nav", "index_title", "perft_nav", "pp.reading_nav"):
         titles[say(EN, key)] = say(lang, key)
     return titles
 

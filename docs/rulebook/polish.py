@@ -22,10 +22,11 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.coverage import perft_pages, tested_by, trace_page
+from dominokit.rulebook.coverage import engine_notes, perft_pages, rule_notes, trace_page
+from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import (
-    data_text,
     example_anchor,
+    example_title,
     frames,
     suite_traces,
     worked_example,
@@ -33,9 +34,11 @@ from dominokit.rulebook.examples import (
 from dominokit.rulebook.glossary import GLOSSARY_PAGE, glossary_markdown, link_terms
 from dominokit.rulebook.i18n import EN, PL
 from dominokit.rulebook.opening import move_by_move, turns_table
+from dominokit.rulebook.pictures import pictures_block, rule_pictures
 from dominokit.rulebook.placement import placement_section
+from dominokit.rulebook.playerpages import player_pages
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
-from dominokit.rulebook.text import escape_html, md, relative
+from dominokit.rulebook.text import code, escape_html, md, relative
 from dominokit.rulebook.viewer import trace_pages
 
 GAMES_MARKER = "<!-- dominokit:games-pl -->"
@@ -52,8 +55,8 @@ def _statement(book: Book, entry: RuleEntry, here: str) -> str:
     return link_terms(blocks(book, text, here), here, PL)
 
 
-def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool = False
-                        ) -> str:
+def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool = False,
+                        pictures: str = "") -> str:
     """One rule in Polish: the same heading anchor as in English, source words beside the
     Polish statement, the ruling's box (decision, alternative reading, option) or the mark of
     a plain rule, and the tests that hold it down."""
@@ -62,20 +65,24 @@ def polish_rule_section(book: Book, entry: RuleEntry, here: str, options_here: b
     quote = PL.word("no_source")
     if entry.quote:
         quote = "\n".join(f"> {md(line)}" for line in entry.quote.strip().split("\n"))
-    label, lang = PL.word("source"), "pl"
-    source = f" · <code>{escape_html(entry.source_file)}</code>" if entry.source_file else ""
+    label, lang, source = PL.word("source_words"), "pl", ""
     if entry.source_url:
+        # A published rule text in English (a game with no Polish seed text): the original
+        # words are kept, marked as English, for a reader who wants to check the translation.
         url = escape_html(entry.source_url)
-        label, lang, source = PL.word("published_source"), "en", f' · <a href="{url}">{url}</a>'
+        label, lang = PL.word("published_source"), "en"
+        source = f' · <a href="{url}">{PL.word("published_link")}</a>'
     parts += ['<div class="dk-rule" markdown>',
-              f'<div class="dk-pl" lang="{lang}" markdown>',
-              f'<p class="dk-label">{label}{source}</p>', "", quote, "", "</div>",
+              f'<div class="dk-pl dk-source" lang="{lang}" markdown>',
+              f'<p class="dk-label" lang="pl">{label}{source}</p>', "", quote, "", "</div>",
               '<div class="dk-en" lang="pl" markdown>',
               f'<p class="dk-label">{PL.word("statement")}</p>', "",
               _statement(book, entry, here), "", "</div>", "</div>", ""]
+    if pictures:
+        parts += [pictures, ""]
     box = ruling_box(book, entry, here, options_here, PL)
     parts += [box] if box else [f'<p class="dk-kind">{PL.word(entry.kind)}</p>', ""]
-    parts += [tested_by(book, entry.id, here, PL), ""]
+    parts += [rule_notes(book, entry.id, here, PL), ""]
     return "\n".join(parts)
 
 
@@ -85,9 +92,9 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     here = PL.page(english)
     meta = variant.data["metadata"]
     source = meta["source"]
-    source_words = (f"tekst <code>{escape_html(source)}</code>" if isinstance(source, str)
-                    else f"[*{md(source['title'])}*]({source['url']}) ({md(source['publisher'])}"
-                         ", po angielsku)")
+    source_words = (md(credit_words(source, PL)) if isinstance(source, str)
+                    else f'[<cite lang="en">{escape_html(source["title"])}</cite>]'
+                         f"({source['url']}) ({md(source['publisher'])}, po angielsku)")
     parts = [f"# {md(polish_name(variant))}", "",
              link_terms(book.prose(meta.get("summary_pl", meta["summary"]), here), here, PL), "",
              summary_card(book, variant, english, PL),
@@ -100,10 +107,13 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
         parts += [f"Otwarcie opublikowane razem z zasadami jest rozegrane ruch po ruchu na "
                   f"[osobnej stronie]({relative(OPENING_PAGE, english)}).", ""]
     parts += [f"## {PL.word('rules')}", "",
-              "Każda zasada ma stały identyfikator (ten sam co na stronie angielskiej); obok "
-              "zasady stoją słowa źródła, na których się opiera. *Rozstrzygnięcia* zaznaczają "
-              "miejsca, w których tekst zostawia lukę, i mówią, jak projekt ją zamyka.", ""]
-    parts += [polish_rule_section(book, entry, english, options_here=True)
+              "Każda zasada ma swój numer (na przykład R-SZC-04), ten sam na stronie "
+              "angielskiej. Obok zasady stoją słowa tekstu źródłowego, na których się opiera. "
+              "Tam, gdzie tekst czegoś nie dopowiada, ramka *Jak to rozumiemy* mówi, jak "
+              "gramy, a często także, jak można grać inaczej.", ""]
+    pictures = rule_pictures(book, variant, PL)
+    parts += [polish_rule_section(book, entry, english, options_here=True,
+                                  pictures=pictures_block(pictures.get(entry.id, [])))
               for entry in variant.rules]
     parts.append(_polish_options(book, variant, english))
     parts += [f"## {PL.word('shared')}", "",
@@ -117,11 +127,10 @@ def polish_variant_markdown(book: Book, variant: Variant) -> str:
     examples = book.examples_of(variant.id)
     if examples:
         parts += ["## Przykłady", "",
-                  "Przykłady rozegrane ruch po ruchu z wzorcowych zapisów partii, które "
-                  "sprawdza zestaw testów (tytuły przykładów pochodzą z plików zapisu i są po "
-                  "angielsku).", ""]
-        parts += [f"- [{data_text(t.description.rstrip('.'), PL)}](#{example_anchor(t)})"
-                  for t in examples]
+                  "Rozdania rozegrane ruch po ruchu, z rysunkiem stołu i z tym, dlaczego każdy "
+                  "ruch jest dozwolony. Każdy przykład to partia wzorcowa, którą sprawdzają "
+                  "testy, więc rysunki nie mogą rozminąć się z zasadami.", ""]
+        parts += [f"- [{example_title(t, PL)}](#{example_anchor(t)})" for t in examples]
         parts.append("")
         parts += [worked_example(book, variant, t, english, PL) for t in examples]
     parts.append(placement_section(book, variant, english, lang=PL))
@@ -134,13 +143,15 @@ def _polish_options(book: Book, variant: Variant, here: str) -> str:
     so a link to an option lands in either language; what each changes from
     ``description_pl``."""
     if not variant.options:
-        return "## Opcje\n\nTa gra nie ma opcji: silnik gra w nią tylko w jeden sposób.\n"
+        return "## Opcje\n\nTa gra nie ma opcji: gra się w nią zawsze tak samo.\n"
     lines = ["## Opcje", "",
-             "Opcje wybierają drugie odczytanie rozstrzygnięcia. Silnik podaje w `hello` opcje i "
-             "wartości, które obsługuje; przypadki testowe wymagające innych są dla niego "
-             "*nie do zastosowania*, nie błędami.", "",
+             "Opcja pozwala zagrać tak, jak podpowiada druga możliwość z ramki *Jak to "
+             "rozumiemy*; bez niej gra się pierwszym sposobem (wartość domyślna).", "",
              "| Opcja | Wartości | Domyślna | Zasada | Co zmienia |",
-             "|---|---|---|---|---|", *option_rows(book, variant, here, PL)]
+             "|---|---|---|---|---|", *option_rows(book, variant, here, PL), "",
+             engine_notes(["Silnik podaje w `hello`, które opcje i wartości obsługuje. "
+                           "Przypadki testowe, które wymagają innych, po prostu go nie "
+                           "dotyczą i nie liczą się jako błąd."], PL)]
     return "\n".join(lines) + "\n"
 
 
@@ -169,17 +180,51 @@ def polish_opening_markdown(book: Book) -> str:
     entry = book.rule(info.rules[0])
     steps = frames(info.load())
     parts = ["# Opublikowane otwarcie Pijanowskiego", "",
-             "Tekst gry Pijanowskiego kończy się zapisem kilku pierwszych ruchów partii, "
+             "Tekst gry Pijanowskiego kończy się kilkoma pierwszymi ruchami partii, "
              "z punktami za każdy ruch; rysunek planszy zaginął. Ta strona pokazuje planszę, "
-             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to wzorcowy zapis "
-             f"partii [{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
-             "odtwarza na każdym silniku; jak znaleziono planszę, opisuje strona angielska "
-             "(przełącznik języka u góry strony).", "",
+             "która daje dokładnie te punkty, i wyjaśnia każdy z nich. Ruchy to partia wzorcowa "
+             f"[{info.id}]({relative(trace_page(info.id), here)}), który zestaw testów "
+             "odtwarza na każdym silniku. Na końcu strony jest opisane, jak tę planszę "
+             "znaleziono i ile jest innych, które pasują.", "",
              f"## {PL.word('rules')}", "",
              polish_rule_section(book, entry, here)]
     moves, turn_totals = move_by_move(book, variant, steps, here, PL)
-    parts += [*moves, *turns_table(steps, turn_totals, PL), ""]
+    parts += [*moves, *turns_table(steps, turn_totals, PL), "", polish_search_section(book)]
     return "\n".join(parts)
+
+
+def polish_search_section(book: Book) -> str:
+    """How the board was found, in Polish: what the search tool does and how many boards it
+    finds under each reading of the lake rule, counted at this build (never written down)."""
+    from dominokit.rulebook.opening import search_reports
+
+    here = OPENING_PAGE
+    main, other = search_reports()
+    chain = md("[5|5][5|6][6|4][4|4]")
+    lines = ["## Jak znaleziono planszę", "",
+             "Planszę znalazł osobny program, napisany niezależnie od silnika wzorcowego (ma "
+             "własną, małą planszę, więc oba rachunki sprawdzają się nawzajem). Kładzie "
+             "opublikowane kamienie po kolei na wszystkie dozwolone sposoby i zostawia tylko "
+             "te plansze, na których każda kolejka daje dokładnie opublikowane punkty. Same "
+             "punkty wiele przesądzają: 22, 20 i 20 to podwójne oczka kamienia, więc te kamienie "
+             "leżą na jednym polu; 6, 6 i 7 to pojedyncze oczka, więc te leżą na dwóch polach; "
+             "w ostatniej kolejce [0|3] musi leżeć na jednym polu (6), a reszta, 16, to cztery "
+             "kwadraty jeziorka.".replace("[0|3]", md("[0|3]")), "",
+             "Plansze, które program znajduje przy tym wydaniu zasad:", "",
+             f"| Reguła jeziorek | Pasujących plansz | Różnych z dokładnością do symetrii | "
+             f"{chain} w jednym wierszu we wszystkich |", "|---|---|---|---|"]
+    for report in (main, other):
+        lines.append(f"| {code(report.lake_rule)} | {len(report.solutions)} | "
+                     f"{report.classes} | {'tak' if report.claim_holds else 'nie'} |")
+    lines += ["",
+              f"Symetrie to odbicie w lewo-prawo, odbicie góra-dół i obrót o pół obrotu: "
+              f"każda z nich zamienia pasującą planszę w inną pasującą. Spośród wszystkich "
+              f"pokazujemy najbardziej zwartą, położoną najbliżej lewego górnego rogu, tak "
+              f"jak wyglądałby rysunek w gazecie. Rachunek można powtórzyć poleceniem "
+              f"`python -m dominokit.rulebook.pijanowski_opening` "
+              f"(z `--lake-rule newly_enclosed` dla drugiego odczytania "
+              f"{book.link('R-PIJ-06', here)}).", ""]
+    return "\n".join(lines)
 
 
 def games_list(book: Book, here: str) -> str:
@@ -205,4 +250,5 @@ def polish_pages(book: Book) -> dict[str, str]:
     pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
     pages.update(trace_pages(book, PL))
     pages.update(perft_pages(book, PL))
+    pages.update(player_pages(book, PL))
     return pages

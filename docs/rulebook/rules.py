@@ -16,7 +16,7 @@ from typing import Final
 
 from dominokit.reference import RuleEntry, Variant
 from dominokit.rulebook.book import Book
-from dominokit.rulebook.coverage import tested_by
+from dominokit.rulebook.coverage import rule_notes
 from dominokit.rulebook.glossary import link_terms
 from dominokit.rulebook.i18n import EN, PL, Lang
 from dominokit.rulebook.text import code, escape_html, indent, md
@@ -59,11 +59,11 @@ _KIND_TITLES: Final = {
                    "this is how the project closes it."),
 }
 _KIND_TITLES_PL: Final = {
-    "ruling": ("note", "Rozstrzygnięcie", "Tak projekt czyta tekst w tym miejscu."),
-    "new_ruling": ("warning", "Nowe rozstrzygnięcie",
-                   "Luka, której teksty nie zamykają, a inne rozstrzygnięcia też nie; tak "
-                   "zamyka ją projekt."),
+    "ruling": ("note", "Jak to rozumiemy", ""),
+    "new_ruling": ("warning", "Tekst o tym milczy", ""),
 }
+"""The Polish boxes say what they are in their titles; what a ruling is, is said once, in the
+page's introduction, not in every box."""
 
 
 @dataclass(frozen=True)
@@ -82,9 +82,9 @@ RULING_WORDS: Final = {
     EN.code: RulingWords(_KIND_TITLES, "Decision.", "Alternative reading.", "Option.",
                          "{name} selects between the decision (its default) and the "
                          "alternative."),
-    PL.code: RulingWords(_KIND_TITLES_PL, "Decyzja.", "Drugie odczytanie.", "Opcja.",
-                         "{name} wybiera między decyzją (wartość domyślna) a drugim "
-                         "odczytaniem."),
+    PL.code: RulingWords(_KIND_TITLES_PL, "Gramy tak:", "Można też grać tak:", "Opcja:",
+                         "{name} przełącza między tymi dwoma sposobami; bez niej gramy "
+                         "pierwszym."),
 }
 
 
@@ -122,14 +122,18 @@ def source_beside(entry: RuleEntry, english: str) -> list[str]:
     ]
 
 
-def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool) -> str:
-    """One rule: heading with its id as anchor, Polish and English side by side, ruling."""
+def rule_section(book: Book, entry: RuleEntry, here: str, options_here: bool,
+                 pictures: str = "") -> str:
+    """One rule: heading with its id as anchor, Polish and English side by side, its
+    pictures (``pictures.rule_pictures``), the ruling, and the engine authors' notes."""
     parts = [f"### {entry.id} · {md(entry.title)} {{ #{entry.id} .dk-rule-title }}", ""]
     parts += source_beside(entry, link_terms(blocks(book, entry.statement, here), here, EN))
+    if pictures:
+        parts += [pictures, ""]
     box = ruling_box(book, entry, here, options_here)
     parts += [box] if box else ['<p class="dk-kind">Rule: stated by the text, no ruling '
                                 'needed.</p>', ""]
-    parts += [tested_by(book, entry.id, here), ""]
+    parts += [rule_notes(book, entry.id, here), ""]
     return "\n".join(parts)
 
 
@@ -147,7 +151,7 @@ def ruling_box(book: Book, entry: RuleEntry, here: str, options_here: bool,
     if lang.code != EN.code:
         decision = getattr(entry, f"decision_{lang.code}") or decision
         alternative = getattr(entry, f"alternative_{lang.code}") or alternative
-    body = [f"*{meaning}*", ""]
+    body = [f"*{meaning}*", ""] if meaning else []
     if decision:
         body += [f"**{words.decision}** {book.prose(decision, here)}", ""]
     if alternative:

@@ -44,6 +44,15 @@ def cell_name(cell: Sequence[int]) -> str:
     return f"{cell[0]}.{cell[1]}"
 
 
+def cell_words(cell: Sequence[int], lang: object) -> str:
+    """A board cell as a reader of ``lang`` (a ``Lang``) reads it: ``(0, 2)`` (row, column)
+    for Polish readers, who would read the notation's ``0.2`` as a decimal; ``row.column``
+    as the notation writes it for English readers."""
+    if getattr(lang, "code", "en") == "en":
+        return cell_name(cell)
+    return f"({cell[0]}, {cell[1]})"
+
+
 def code(text: object) -> str:
     """An inline code span (values, notation)."""
     shown = text if isinstance(text, str) else json.dumps(text)

@@ -36,6 +36,7 @@ from dominokit.rulebook.examples import (
 )
 from dominokit.rulebook.i18n import EN, Lang
 from dominokit.rulebook.placement import hardest_tiles, placement_rules, placement_section
+from dominokit.rulebook.reasons import reasons
 from dominokit.rulebook.sidebyside import OptionPair, option_pairs, pair_of, side_by_side
 from dominokit.rulebook.text import code, md, relative, tile
 
@@ -63,12 +64,21 @@ def _match_frames(trace: Trace) -> list[tuple[list[Frame], Mapping[str, Any]]]:
     return out
 
 
-def _moves_table(steps: list[Frame], table_spec: Mapping[str, Any], lang: Lang) -> list[str]:
-    lines = ['<div class="dk-scroll" markdown>', "", say(lang, "moves_head"), "|---|---|---|---|"]
-    for frame in steps:
-        lines.append(f"| {frame.number} | {frame.player} | {code(frame.action)} | "
-                     f"{describe(frame, table_spec, lang)} |")
+def _moves_table(steps: list[Frame], variant: Variant, lang: Lang) -> list[str]:
+    table_spec = variant.data["components"]["table"]
+    head = say(lang, "moves_head")
+    lines = ['<div class="dk-moves" markdown>', "", head,
+             "|" + "---|" * head.count(" | ") + "---|"]
+    for frame, why in zip(steps, reasons(steps, variant, lang), strict=True):
+        action = f" {code(frame.action)} |" if lang.code == EN.code else ""
+        lines.append(f"| {frame.number} | {frame.player} |{action} "
+                     f"{describe(frame, table_spec, lang)} | {why} |")
     return [*lines, "", "</div>", ""]
+
+
+def match_frames(trace: Trace) -> list[tuple[list[Frame], Mapping[str, Any]]]:
+    """Each hand of a match trace replayed: its frames and the match state after it."""
+    return _match_frames(trace)
 
 
 def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int,
@@ -87,14 +97,13 @@ def _final_table(variant: Variant, trace: Trace, steps: list[Frame], number: int
 
 def _match_body(book: Book, variant: Variant, trace: Trace, info: TraceInfo, here: str,
                 lang: Lang) -> list[str]:
-    table_spec = variant.data["components"]["table"]
     lines: list[str] = []
     for number, ((steps, match), hand) in enumerate(zip(_match_frames(trace), trace.hands,
                                                         strict=True), start=1):
         lines += [f"## {say(lang, 'hand_head', hand=number)}", "",
                   say(lang, "deal", hands=dealt_hands(hand.deal["hands"], lang)), ""]
         if steps:
-            lines += _moves_table(steps, table_spec, lang)
+            lines += _moves_table(steps, variant, lang)
             lines += [_final_table(variant, trace, steps, number, lang), ""]
         if hand.result is not None:
             lines.append(result_table(book, hand.result, here, lang))

@@ -53,6 +53,13 @@ PAGES = [*(f"variants/{v}/" for v in sorted(VARIANT_RULES)), "variants/pijanowsk
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once per module; ``DOMINOKIT_SITE`` names a site already built from
+    this checkout (``mkdocs build --strict -d DIR``) to test instead, so that several test
+    files run against one build."""
+    prebuilt = os.environ.get("DOMINOKIT_SITE")
+    if prebuilt:
+        assert (Path(prebuilt) / "index.html").is_file(), f"no site at {prebuilt}"
+        return Path(prebuilt)
     out = tmp_path_factory.mktemp("site")
     built = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",

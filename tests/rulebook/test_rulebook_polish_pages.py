@@ -26,10 +26,11 @@ from dominokit.rulebook.polish import polish_pages
 from dominokit.rulebook.rules import RULING_WORDS
 
 LEAKED_BEFORE = ("After move", "The final chain", "Decision.", "Alternative reading.",
+                 "For engine authors", "Why it is allowed",
                  "Read left to right", "round 1", "tiebreak", "player 0", "player 1",
                  "Tested by", "Golden traces", "What happens", "Perft positions")
 """Phrases readers found in English on Polish pages; each is also in one of the tables."""
-SAME_IN_BOTH = {"phase.set"}
+SAME_IN_BOTH = {"phase.set", "end_letter.L"}
 """Phrases that are the same words in both languages (``set 2`` is Polish too)."""
 
 
@@ -182,8 +183,8 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     pijanowski = polish["variants/pijanowski.pl.md"]
     lakes = book.rule("R-PIJ-06")
     assert lakes.decision_pl and lakes.alternative_pl
-    assert "**Decyzja.** " + lakes.decision_pl.split(" (")[0] in pijanowski
-    assert "**Drugie odczytanie.**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
+    assert "**Gramy tak:** " + lakes.decision_pl.split(" (")[0] in pijanowski
+    assert "**Można też grać tak:**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
         in pijanowski
     szczerbak = polish["variants/szczerbak.pl.md"]
     assert "Po ruchu 1: gracz" in szczerbak and "Czytaj od lewej do prawej" in szczerbak
@@ -192,7 +193,7 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     assert "dalej: dogrywka 1, rozdanie 1" in tiebreak and "## Rozdanie 1" in tiebreak
     pair = polish["traces/pijanowski/lakes-newly-enclosed.pl.md"]
     assert "## To samo rozdanie przy obu wartościach `lake_rule`" in pair
-    assert "zamyka jeziorko: " in pair
+    assert "zamyka jeziorko (" in pair
 
 
 def test_polish_opening_explains_every_score_in_polish(polish: dict[str, str]) -> None:
@@ -204,11 +205,12 @@ def test_polish_opening_explains_every_score_in_polish(polish: dict[str, str]) -
         (22, 22), (20, 20), (20, 20), (16, 16), (6, 6), (6, 6), (7, 7), (22, 22)]
     assert "| Kolejka | Gracz | Kamienie | Opublikowano | Ta plansza |" in page
     assert page.count("<svg") == 9
-    move_nine = next(line for line in page.splitlines() if "(1.4, 1.5, 1.6, 1.7)" in line)
+    move_nine = next(line for line in page.splitlines()
+                     if "(1, 4), (1, 5), (1, 6), (1, 7)" in line)
     assert "zamyka jeziorko: 4 puste kwadraty" in move_nine
     assert "otoczone kamieniami ze wszystkich stron: 4 × 4 = 16" in move_nine
     assert "brzeg" not in move_nine
-    assert "obie połówki leżą na jednym polu (0, 1), ciemnym" in page
+    assert "obie połówki leżą na jednym polu, ciemnym" in page
 
 
 def test_a_lakes_fence_is_read_from_the_board_in_polish() -> None:
