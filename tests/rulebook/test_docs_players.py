@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 import yaml
 
-from tests import test_docs_site as docs_site
-from tests.test_docs_site import _open, _shoot
+from tests.rulebook import test_docs_site as docs_site
+from tests.rulebook.test_docs_site import _open, _shoot
 
 site = docs_site.site
 browser = docs_site.browser

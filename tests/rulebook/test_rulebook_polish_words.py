@@ -17,7 +17,7 @@ import pytest
 from dominokit.rulebook import Book
 from dominokit.rulebook.i18n import PL
 from dominokit.rulebook.polish import polish_pages
-from tests.test_rulebook_polish_pages import readable
+from tests.rulebook.test_rulebook_polish_pages import readable
 
 
 @pytest.fixture(scope="module")
