@@ -279,7 +279,7 @@ def example_title(info: TraceInfo, lang: Lang) -> str:
     """The heading of a worked example: the trace's own description in English, a title from
     ``captions.EXAMPLE_TITLES`` in another language; a trace without one (shown only on the
     engine authors' trace pages) keeps its English description, marked as English
-    (``tests/test_rulebook_polish_words.py`` checks that every example a player reads has
+    (``tests/rulebook/test_rulebook_polish_words.py`` checks that every example a player reads has
     its title)."""
     if lang.code == EN.code:
         return md(info.description.rstrip("."))

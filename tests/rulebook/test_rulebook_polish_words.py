@@ -5,7 +5,7 @@ they caught, must never come back.
 Each check reads the generated Polish Markdown (``polish_pages``, no site build) without what is
 quoted or kept as code on purpose (the source words, code spans, text marked ``lang="en"``), so
 a phrase is only forbidden in the book's own words. The built site is scanned for English by
-``tests/test_docs_i18n.py`` and in the browser by ``tests/test_docs_players.py``.
+``tests/rulebook/test_docs_i18n.py`` and in the browser by ``tests/rulebook/test_docs_players.py``.
 """
 
 from __future__ import annotations
