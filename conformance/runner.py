@@ -91,6 +91,9 @@ class Outcome:
     failure_kind: str | None = None
     repros: tuple[str, ...] = ()
     failing_hands: int | None = None
+    knock_on: bool = False
+    """The failure only follows from an earlier divergence (a refused step on the way to the
+    position, a refused request the case needs): it is grouped with a cause, never its own."""
 
     @classmethod
     def passed(cls, message: str = "") -> Outcome:
@@ -129,6 +132,7 @@ class Outcome:
             "failure_kind": self.failure_kind,
             "repros": list(self.repros) if self.repros else [self.repro] if self.repro else [],
             "failing_hands": self.failing_hands,
+            "knock_on": self.knock_on,
         }
 
 
@@ -288,7 +292,8 @@ def _run_body(case: Case, engine: Engine, ctx: Context) -> Outcome:
         return outcome
     except EngineRejected as rejection:
         return Outcome("failed", f"the engine refused a request the case needs: {rejection}",
-                       rules=tuple(dict.fromkeys((*case.rules, *_rule_of(rejection)))))
+                       rules=tuple(dict.fromkeys((*case.rules, *_rule_of(rejection)))),
+                       knock_on=True)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception:
@@ -375,6 +380,7 @@ def run_suite(
     maxfail: int = 0,
     workers: int = 1,
     jsonl_path: str | Path | None = None,
+    verbosity: int = 0,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -417,10 +423,11 @@ def run_suite(
                       Path(report_dir), workers,
                       limits,
                       lambda: Terminal(stream, total=len(cases), progress=progress,
-                                       color=color, err=err),
+                                       color=color, err=err, verbosity=verbosity),
                       (json_path, junit_path))
         return report
-    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err)
+    terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err,
+                        verbosity=verbosity)
     ctx = Context(Path(report_dir))
     owned = engine_spec is None or isinstance(engine_spec, str)
     engine: Engine | None = None
@@ -716,6 +723,7 @@ def run_conform(args: argparse.Namespace) -> int:
             maxfail=getattr(args, "maxfail", 0),
             workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
+            verbosity=getattr(args, "verbosity", 0),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)

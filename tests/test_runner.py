@@ -113,7 +113,7 @@ def test_reference_passes_and_reports(tmp_path: Path) -> None:
     data = json.loads((tmp_path / "r.json").read_text())
     assert set(data) == {"suite_version", "protocol_version", "engine", "settings", "started",
                          "finished", "interrupted", "stopped", "error", "expectations",
-                         "summary", "cases"}
+                         "summary", "causes", "readings", "rules", "cases"}
     assert (data["suite_version"], data["protocol_version"]) == (SUITE_VERSION,
                                                                  PROTOCOL_VERSION)
     assert data["engine"]["hello"]["name"] == "dominokit-reference"
@@ -232,10 +232,10 @@ def test_failure_names_rules_step_diff_and_a_replayable_repro(tmp_path: Path) ->
     outcome = record.outcome
     assert outcome.status == "failed"
     assert "R-SZC-05" in outcome.rules
-    assert outcome.step is not None and outcome.diff.startswith("--- expected")
+    assert outcome.step is not None and "expected (reference) -> got (engine)" in outcome.diff
     assert outcome.repro is not None
     text = out.getvalue()
-    for part in (record.case_id, "rules:", "R-SZC-05", "first divergence:", "repro:"):
+    for part in (record.case_id, "rule:", "R-SZC-05", "first divergence:", "repro:"):
         assert part in text
     trace = traces.load_trace(Path(outcome.repro))
     assert traces.replay(trace, ReferenceEngine()) == []
@@ -478,7 +478,7 @@ def test_a_report_is_replaced_whole_or_not_at_all(tmp_path: Path,
 # ---------------------------------------------------------------------------- the terminal
 
 
-def test_the_end_of_a_run_lists_failures_slowest_and_counts_by_variant_and_kind(
+def test_the_end_of_a_run_lists_causes_slowest_and_counts_by_variant_and_kind(
     tmp_path: Path,
 ) -> None:
     cases = [c for c in collect_cases(examples=2)
@@ -487,8 +487,10 @@ def test_the_end_of_a_run_lists_failures_slowest_and_counts_by_variant_and_kind(
     out = io.StringIO()
     report = run_suite(broken, cases=cases, report_dir=tmp_path, out=out)
     lines = out.getvalue().splitlines()
-    failures = lines.index("failures (1):")
-    assert lines[failures + 1].startswith("FAILED perft/szczerbak/widow-faces-1-d1: ")
+    causes = lines.index("causes (1 cause of 1 failing case, most cases first):")
+    assert lines[causes + 1].startswith("C1 R-SZC-02 (szczerbak): 1 case")
+    assert sum(line.startswith("FAILED perft/szczerbak/widow-faces-1-d1: ")
+               for line in lines) == 1  # printed once, as it happened
     slowest = next(i for i, line in enumerate(lines) if line.startswith("slowest "))
     listed = [line.split()[-1] for line in lines[slowest + 1:slowest + 4]]
     by_time = sorted(report.records, key=lambda r: -r.seconds)
