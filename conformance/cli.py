@@ -107,6 +107,11 @@ def _add_conform(commands: Any) -> None:
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
     select.add_argument(
+        "--diagnose", action="store_true",
+        help="after the run, run each cause's cases on the reference under every other "
+        "reading of the rule it blames (the spec's alternatives, the option's other values) "
+        "and say which reading the engine's answers match exactly")
+    select.add_argument(
         "-j", "--workers", type=settings.argument_type(settings.workers),
         default=settings.AUTO, metavar="N",
         help="run cases in N worker processes, each with its own engine; the report is a "

@@ -381,6 +381,7 @@ def run_suite(
     workers: int = 1,
     jsonl_path: str | Path | None = None,
     verbosity: int = 0,
+    diagnose: bool = False,
 ) -> Report:
     """Run the suite against one engine and return the report (also written to the paths).
 
@@ -424,7 +425,7 @@ def run_suite(
                       limits,
                       lambda: Terminal(stream, total=len(cases), progress=progress,
                                        color=color, err=err, verbosity=verbosity),
-                      (json_path, junit_path))
+                      (json_path, junit_path), diagnose)
         return report
     terminal = Terminal(stream, total=len(cases), progress=progress, color=color, err=err,
                         verbosity=verbosity)
@@ -459,6 +460,8 @@ def run_suite(
             record = _add(report, lines, case, outcome, time.monotonic() - began)
             limits.record(record)
             terminal.record(record)
+        if diagnose:
+            _diagnose(report, cases)
     except KeyboardInterrupt:
         report.interrupted = True
         raise
@@ -550,7 +553,8 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
                   timeouts: tuple[float, float], report_dir: Path, workers: int,
                   limits: Limits,
                   make_terminal: Callable[[], Terminal],
-                  paths: tuple[str | Path | None, str | Path | None]) -> None:
+                  paths: tuple[str | Path | None, str | Path | None],
+                  diagnose: bool = False) -> None:
     """The body of ``run_suite`` with ``workers`` processes (see ``conformance.parallel``).
 
     Outcomes are recorded in the suite's order as soon as every earlier case has one; a
@@ -609,6 +613,8 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
                     limits.record(record)
                     terminal.record(record)
                 recorded += 1
+        if diagnose:
+            _diagnose(report, cases)
     except KeyboardInterrupt:
         report.interrupted = True
         raise
@@ -620,6 +626,13 @@ def _run_parallel(report: Report, lines: _Stream, cases: Sequence[Case], engine_
         terminal.finish(report)
         for problem in report.write_errors:
             terminal.error(problem)
+
+
+def _diagnose(report: Report, cases: Sequence[Case]) -> None:
+    """``--diagnose``: the readings of each cause's rule, run on its cases (run.readings)."""
+    from dominokit.conformance.run.readings import diagnose
+
+    report.readings = diagnose(report, cases)
 
 
 def _start(engine_spec: str | Engine | None, timeouts: tuple[float, float],
@@ -724,6 +737,7 @@ def run_conform(args: argparse.Namespace) -> int:
             workers=workers,
             jsonl_path=getattr(args, "jsonl", None),
             verbosity=getattr(args, "verbosity", 0),
+            diagnose=getattr(args, "diagnose", False),
         )
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)

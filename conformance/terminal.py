@@ -30,6 +30,7 @@ from dominokit.conformance.report import (
     headline,
     rule_lines,
 )
+from dominokit.conformance.run.readings import sentence
 
 PROGRESS_EVERY: Final = 5.0
 """Seconds between plain progress lines when the output is not a terminal."""
@@ -219,6 +220,13 @@ class Terminal:
             repro = cause.first().outcome.repro
             if repro:
                 lines.append(f"   repro: {repro}")
+            for reading in report.readings:
+                if reading.get("cause") == cause.id and reading.get("matches"):
+                    lines.append(f"   reading: {sentence(reading)}")
+            tried = [r for r in report.readings if r.get("cause") == cause.id]
+            if tried and not any(r.get("matches") for r in tried):
+                names = ", ".join(str(r["reading"]) for r in tried)
+                lines.append(f"   reading: no reading of {cause.rule} matches ({names} tried)")
         return lines
 
     def _slowest(self, report: Report) -> list[str]:

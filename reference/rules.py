@@ -203,6 +203,9 @@ class Rules:
     structural: StructuralRules
     source: ResolvedVariant | None = field(default=None, compare=False, repr=False)
     """The ResolvedVariant this view was built from (for the match and the CLI)."""
+    tie: Mechanic = Mechanic("nobody", "R-ALL-06")
+    """Who wins a hand whose scores are level (``scoring.winner.tie``, R-ALL-06): nobody, as
+    decided; ``starter`` is the ruling's alternative reading, which ``--diagnose`` runs."""
 
     @property
     def is_board(self) -> bool:
@@ -313,6 +316,7 @@ OWN_TILES_RULE = "R-ALL-12"
 TURN_ORDER_RULE = "R-ALL-13"
 HAND_OVER_RULE = "R-ALL-14"
 STARTERS_RULE = "R-ALL-04"
+TIED_HAND_RULE = "R-ALL-06"
 """Ids of the structural rules in spec/common.yaml; no variant mechanic carries them."""
 
 
@@ -343,6 +347,7 @@ VOCABULARY: dict[str, tuple[str, ...]] = {
     "term": ("opponent_pips", "own_pips", "last_tile_bonus", "catch", "placement_points"),
     "to": ("winner", "loser", "each"),
     "lake_mode": ("new_region", "newly_enclosed"),
+    "tie": ("nobody", "starter"),
 }
 """Every mechanic name the engine interprets; anything else is refused when Rules are built."""
 
@@ -360,6 +365,7 @@ def check_vocabulary(rules: Rules, source: str) -> None:
         ("draw", "$.turn.draw.policy", rules.draw.policy),
         ("pass", "$.turn.pass.policy", rules.pass_.policy),
         ("winner", "$.scoring.winner.policy", rules.winner.policy),
+        ("tie", "$.scoring.winner.tie", rules.tie.policy),
     ]
     used += [("end", f"$.end[{i}].condition", e.condition) for i, e in enumerate(rules.end)]
     for i, term in enumerate(rules.terms):
@@ -505,6 +511,7 @@ def build_rules(resolved: ResolvedVariant) -> Rules:
         lakes=lakes,
         winner=Mechanic(read.get(wn, "policy", "$.scoring.winner", str),
                         read.get(wn, "rule", "$.scoring.winner", str)),
+        tie=Mechanic(read.get(wn, "tie", "$.scoring.winner", str, "nobody"), TIED_HAND_RULE),
         terms=_terms(read, scoring),
         match=_match(read, read.node(root.get("match"), "$.match")),
         structural=_structural(),

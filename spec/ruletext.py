@@ -97,8 +97,9 @@ class RuleWords:
 def _sentence_end(text: str) -> int:
     """Index of the first full stop that ends a sentence (not one inside ``[a|b]`` or 4.5)."""
     for i, char in enumerate(text):
-        if char == "." and (i + 1 == len(text) or text[i + 1] == " ") and i > 0 \
-                and not text[i - 1].isdigit():
+        if char == "." and (i + 1 == len(text) or text[i + 1] == " ") \
+                and text[max(0, i - 3):i + 1] not in ("i.e.", "e.g.") \
+                and not text[:i + 1].endswith(("etc.", "cf.")):
             return i
     return -1
 

@@ -267,9 +267,11 @@ class Blame:
         if both_ended and pair[0] is not None and pair[1] is not None:
             # the hand ended on both sides: what differs is its result, blamed first
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
-        for event in pair:
-            if event is not None:
-                out.extend(self._event_rules(event))
+        # an event on one side only (a lake, a draw) before the other side's end: the end is
+        # what follows from it, so the event's own rule is blamed first
+        for event in sorted((e for e in pair if e is not None),
+                            key=lambda e: e.get("type") == "end"):
+            out.extend(self._event_rules(event))
         if not both_ended and any(event is not None and event.get("type") == "end"
                                   for event in pair):
             out.append(COMMON_RULES["end_checks"])  # one side ended the hand, the other not
@@ -305,8 +307,10 @@ class Blame:
             return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
+            if expected.get("winner") is None:  # a tie the engine gave to somebody
+                out.append(COMMON_RULES["tied_hand"])
             out.append(self.rules.winner.rule)
-            if expected.get("winner") is None or got.get("winner") is None:
+            if got.get("winner") is None:
                 out.append(COMMON_RULES["tied_hand"])
         if "reason" in expected and expected.get("reason") != got.get("reason"):
             out.extend(self._end_rule(expected.get("reason")))

@@ -25,6 +25,7 @@ from dominokit.conformance.cases.oracle import rules_of
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.driver import Engine
 from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.run.jsondiff import MISSING
 from dominokit.conformance.runner import Case, Context, Outcome
 from dominokit.reference import (
     Deal,
@@ -160,7 +161,7 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     return Outcome("failed", "\n".join(lines), step=step,
                    hand=(trace.hand_number(hand) or None) if trace.kind == "match" else None,
                    expected=first.expected, got=first.got,
-                   diff=diff_text(first.expected, first.got, first.where, "trace"),
+                   diff=_diff(first),
                    rules=rules or trace.rules, repro=trace.path)
 
 
@@ -169,6 +170,17 @@ def _position(where: str) -> tuple[int, int | None]:
     hand = re.search(r"hands\[(\d+)\]", where)
     step = re.search(r"steps\[(\d+)\]", where)
     return (int(hand.group(1)) if hand else 0, int(step.group(1)) if step else None)
+
+
+def _diff(first: traces.Mismatch) -> str:
+    """The differing paths; an event list that ends early has "no such event" there (its
+    ``expected`` or ``got`` is null in the report, which is not an event that says null)."""
+    if re.search(r"\.events\[\d+\]$", first.where):
+        want = MISSING if first.expected is None else first.expected
+        have = MISSING if first.got is None else first.got
+        return diff_text(want, have, first.where, "trace").replace(
+            ": absent -> ", ": no such event -> ").replace(" -> absent", " -> no such event")
+    return diff_text(first.expected, first.got, first.where, "trace")
 
 
 def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int | None,

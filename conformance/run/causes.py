@@ -66,12 +66,16 @@ class Cause:
         """The first differing path of the first case, with the two values there."""
         outcome = self.first().outcome
         found = differences(outcome.expected, outcome.got)
+        # the case's own diff words it best ("no such event"); its first line names the sides
+        shown = outcome.diff.splitlines()[1:2]
         if not found:
-            return ("", outcome.expected, outcome.got)
+            return (shown[0] if shown else "", outcome.expected, outcome.got)
         first = found[0]
+        text = shown[0] if shown else (f"{first.path}: {first.note}" if first.note
+                                       else first.text())
         if first.note:
-            return (f"{first.path}: {first.note}", first.expected, first.got)
-        return (first.text(), _plain(first.expected), _plain(first.got))
+            return (text, first.expected, first.got)
+        return (text, _plain(first.expected), _plain(first.got))
 
     def to_json(self) -> dict[str, Any]:
         """The cause as the JSON report lists it."""
