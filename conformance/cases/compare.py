@@ -210,6 +210,13 @@ class Blame:
             if action.cells is None or not any(
                     row == table.rows - 1 or col == table.cols - 1 for row, col in action.cells):
                 return None
+        from dominokit.reference import load_variant
+
+        # the option that sizes the board (double_set: 12 x 12, R-PIJ-11) decides it then
+        for spec in load_variant(self.rules.variant_id).options.values():
+            changes = spec.overrides.get(self.rules.options.get(spec.name), {})
+            if any(key.startswith("components.table.") for key in changes):
+                return spec.rule
         return table.rule
 
     def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]

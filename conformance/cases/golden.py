@@ -10,6 +10,7 @@ That judgement (``judge``) is also what ``dominokit trace replay`` gives for any
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import partial
@@ -20,7 +21,7 @@ import yaml
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import Params
-from dominokit.conformance.cases.compare import Blame, diff_text, unique
+from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, unique
 from dominokit.conformance.cases.oracle import rules_of
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.driver import Engine
@@ -143,6 +144,17 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     if trace.kind == "perft":
         rules: tuple[str, ...] = trace.rules
         step = len(trace.perft.actions) if trace.perft is not None else None
+    elif first.where.endswith(".legal_count") and step is not None:
+        # a large legal set is stored only as [count, sha256]: list both sets afresh, so the
+        # failure names the actions missing and extra rather than two digests
+        ref = _reference_at(trace, hand, step)
+        want, have = _legal_now(ref), _engine_legal(trace, hand, step, engine)
+        blame = Blame(rules_of(trace.variant, trace.options))
+        rules = blame.legal(ref, want - have, have - want)
+        first = dataclasses.replace(
+            first, expected=sorted(want), got=sorted(have),
+            detail=f"legal set differs: {legal_summary(want - have, have - want)} "
+                   f"({len(want)} actions expected, {len(have)} listed)")
     else:
         rules = _blame(trace, first, hand, step, engine)
         if step is not None and (".events" in first.where or ".state." in first.where):

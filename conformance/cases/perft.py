@@ -89,11 +89,11 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
                        f"{refused.refusal}", rules=rules, knock_on=True)
     except UndoFailed as failed:  # the protocol's undo, not the position's rules, failed
         return Outcome("failed", f"perft({depth}): {failed}", rules=(PROTOCOL_RULE, *rules))
+    found = shadowed.first_legal_difference
+    if found is not None:  # a legal list differs, even where the counts happen to agree
+        return _legal_difference(ctx, variant, entry, count, got, found)
     if got == expected:
         return Outcome.passed(f"perft({depth}) = {got}")
-    found = shadowed.first_legal_difference
-    if found is not None:
-        return _legal_difference(ctx, variant, entry, count, got, found)
     stored = count.get("divide")
     walker.played = 0
     try:
@@ -131,8 +131,10 @@ def _legal_difference(ctx: Context, variant: str, entry: JsonObject, count: Json
     extra = set(found.got) - set(found.expected)
     blame = Blame(hand.rules)
     step = len(entry.get("actions") or [])
-    message = (f"perft({depth}) = {got}, expected {expected}: the legal actions differ at a "
-               f"position of the walk: {legal_summary(missing, extra)}")
+    counted = f"perft({depth}) = {got}, expected {expected}" if got != expected else \
+        f"perft({depth}) = {got} as expected, but"
+    message = (f"{counted}: the legal actions differ at a position of the walk: "
+               f"{legal_summary(missing, extra)}")
     return Outcome("failed", message, step=step, expected=sorted(found.expected),
                    got=sorted(set(found.got)), rules=unique([*blame.legal(hand, missing, extra),
                                                             *entry["rules"]]),

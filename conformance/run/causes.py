@@ -150,7 +150,10 @@ def _key(record: CaseRecord) -> tuple[str, str | None, str]:
     whatever rule the case is about."""
     if record.outcome.status == "errored":
         return (record.variant, None, f"engine {record.outcome.failure_kind or 'error'}")
-    return (record.variant, blamed(record), "")
+    rule = blamed(record)
+    if rule is None:  # the contract's, not a rule's (an undo that restores too little)
+        return (record.variant, None, "the protocol (spec/protocol.md)")
+    return (record.variant, rule, "")
 
 
 def cause_of(causes: Sequence[Cause]) -> dict[str, str]:

@@ -8,9 +8,12 @@ blaming the right rule, with its words.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
-from tests.broken.engines import Mutant
+from dominokit.reference import HandState
+from dominokit.spec.spec import OptionSpec
+from tests.broken.engines import JsonObject, ListingPatch, Mutant, passes_turn
 
 
 class SzczerbakScoreKeepsOwnPips(Mutant):
@@ -23,3 +26,35 @@ class SzczerbakScoreKeepsOwnPips(Mutant):
     def mutate(cls, data: dict[str, Any]) -> None:
         data["scoring"]["terms"] = [t for t in data["scoring"]["terms"]
                                     if t["term"] != "own_pips"]
+
+
+class PijanowskiDoubleSetBoardOneRowShort(Mutant):
+    """Under ``double_set`` the board has 11 rows instead of 12: one size too small."""
+
+    variant, rule = "pijanowski", "R-PIJ-11"
+    only: ClassVar[tuple[str, ...]] = ("golden/pijanowski/double-set",)
+
+    @classmethod
+    def mutate(cls, data: dict[str, Any]) -> None:
+        """The spec data is kept; the option's overrides are changed below."""
+
+    @classmethod
+    def mutate_options(cls, options: dict[str, OptionSpec]) -> None:
+        spec = options["double_set"]
+        short = {**spec.overrides[True], "components.table.rows": 11}
+        options["double_set"] = dataclasses.replace(
+            spec, overrides={**spec.overrides, True: short})
+
+
+class PijanowskiStopSpelledPass(ListingPatch):
+    """After [0|0] the engine offers ``pass`` where the rules say ``stop``; its pass keeps the
+    turn (so a perft count from there differs only below the first action)."""
+
+    variant, rule = "pijanowski", "R-PIJ-07"
+    only: ClassVar[tuple[str, ...]] = ("perft/pijanowski/double-blank-corner-d2",)
+
+    def changes(self, hand: HandState, legal: list[str]) -> tuple[set[str], set[str]]:
+        return ({"pass"}, {"stop"}) if "stop" in legal else (set(), set())
+
+    def play_added(self, hand: HandState, action: str) -> list[JsonObject]:
+        return passes_turn(self, hand, "stop")
