@@ -34,6 +34,7 @@ from dominokit.conformance import containment, host, protocol
 from dominokit.conformance.errors import (
     EngineCrashed,
     EngineFailure,
+    EngineRaised,
     EngineRejected,
     EngineStartupFailed,
     EngineTimeout,
@@ -48,6 +49,7 @@ __all__ = [
     "STDERR_TAIL_BYTES",
     "Engine",
     "EngineCrashed",
+    "EngineRaised",
     "EngineFailure",
     "EngineRejected",
     "EngineStartupFailed",
@@ -578,7 +580,7 @@ class SubprocessEngine(_Verbs):
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(
                     f"no reply to {cmd!r} (seq {seq}) within {allowed:g} s "
-                    f"({failure.reason}); engine killed"
+                    f"({failure.reason}); engine killed{_flush_hint(proc)}"
                 )
             self._discard(proc)
             failure.attach_stderr(proc.stderr.text())
@@ -602,7 +604,8 @@ class SubprocessEngine(_Verbs):
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(f"no reply to {what} within {allowed:g} s "
-                                        f"({failure.reason}); engine killed")
+                                        f"({failure.reason}); engine killed"
+                                        f"{_flush_hint(proc)}")
             self._discard(proc)
             failure.attach_stderr(proc.stderr.text())
             raise failure from None
@@ -664,6 +667,17 @@ class SubprocessEngine(_Verbs):
             self._discard(proc)
 
 
+FLUSH_HINT = ("; it has not answered a single request yet: if it wrote its reply, the reply "
+              "may be stuck in its stdout buffer (a pipe is not a terminal, so output is "
+              "buffered): flush after every line (Python print(..., flush=True), C "
+              "fflush(stdout), Go a bufio.Writer's Flush)")
+
+
+def _flush_hint(proc: _Process) -> str:
+    """The likeliest reason an engine that never replied is silent, when it never has."""
+    return "" if proc.replied else FLUSH_HINT
+
+
 class InProcessEngine(_Verbs):
     """A Python engine object driven directly, with the same checks as a subprocess engine.
 
@@ -715,7 +729,7 @@ class InProcessEngine(_Verbs):
         except Exception as error:
             rejection = as_rejection(error)
             if rejection is None:
-                raise EngineCrashed(
+                raise EngineRaised(
                     f"engine raised on {cmd!r}:\n{traceback.format_exc()}"
                 ) from error
             reply = protocol.error_reply(seq, rejection.code, rejection.message, rejection.rule)

@@ -32,7 +32,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from dominokit.conformance.errors import (
-    EngineCrashed,
+    EngineRaised,
     EngineRejected,
     MalformedReply,
     ProtocolViolation,
@@ -396,7 +396,7 @@ def check_reply(reply: JsonObject, cmd: str, seq: int, expect: Any = None) -> Js
     if "error" in reply:
         error = reply["error"]
         if error["code"] == "internal":
-            raise EngineCrashed(f"engine reported an internal error on {cmd!r}: "
+            raise EngineRaised(f"engine reported an internal error on {cmd!r}: "
                                 f"{error['message']}")
         raise EngineRejected(error["code"], error["message"], error.get("rule"))
     result: JsonObject = reply["result"]

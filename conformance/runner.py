@@ -36,6 +36,7 @@ from dominokit.conformance.protocol import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 from dominokit.conformance.report import CaseRecord, Progress, Report
 from dominokit.conformance.terminal import Terminal
 from dominokit.reference.errors import DominokitError
+from dominokit.spec.suggest import did_you_mean
 
 SUITE_VERSION: Final = "1.0.0"
 """Semantic version of the suite: major when the protocol or a ruling changes (results of an
@@ -248,7 +249,8 @@ def collect_cases(
 
     known = variant_ids()
     if variant is not None and variant not in known:
-        raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
+        raise ConformanceError(f"unknown variant {variant!r}{did_you_mean(variant, known)} "
+                               f"(known: {', '.join(known)})")
     cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
     seen: set[str] = set()
     for case in cases:

@@ -213,6 +213,7 @@ class Terminal:
             if cause.rule is None:
                 lines.append(f"{cause.id} {cause.label} ({cause.variant}): {count}")
                 lines.append(f"   first: {where}")
+                lines.append(f"   {_first_line(cause.first().outcome.message)}")
             else:
                 lines.append(f"{cause.id} {cause.rule} ({cause.variant}): {count}")
                 lines.extend(rule_lines((cause.rule,), indent="   "))
@@ -270,6 +271,10 @@ class Terminal:
     def _write_err(self, text: str) -> None:
         self.err.write(text)
         self.err.flush()
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def _columns() -> int:

@@ -111,9 +111,8 @@ def blamed(record: CaseRecord) -> str | None:
 
 def failing(records: Sequence[CaseRecord]) -> list[CaseRecord]:
     """The records that fail the run (not the expected departures, not those never run)."""
-    return [r for r in records
-            if r.judgement.verdict == "unexpected" or
-            (r.judgement.verdict == "ok" and r.outcome.status in ("failed", "errored"))]
+    return [r for r in records if r.outcome.status in ("failed", "errored")
+            and r.judgement.verdict in ("ok", "unexpected")]
 
 
 def group(records: Sequence[CaseRecord]) -> list[Cause]:

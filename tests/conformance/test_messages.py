@@ -10,10 +10,14 @@ and say "no such event" rather than null.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,3 +75,76 @@ def test_a_missing_event_is_no_such_event_not_null(tmp_path: Path) -> None:
     assert "no such event" in case["message"] and "no such event" in case["diff"]
     assert "null" not in case["message"] and "null" not in case["diff"]
     assert case["rules"][0] == "R-PIJ-06"
+
+
+def test_an_exception_in_a_python_engine_verb_is_that_cases_error_and_the_run_goes_on(
+        tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine",
+         "python:tests.broken.journeys:SzczerbakStateRaises", "--only", "golden/szczerbak/*",
+         "--max-engine-failures", "2", "-j", "1", "--json", str(report),
+         "--report-dir", str(tmp_path / "repros")],
+        capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 1, done.stdout + done.stderr
+    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    assert [c["status"] for c in cases] == ["errored"] * len(cases) and len(cases) == 3
+    for case in cases:
+        assert case["failure_kind"] == "exception"
+        assert "KeyError: 'last_placed'" in case["message"]
+        assert "tests/broken/journeys.py" in case["message"]  # the engine's own frame
+    assert "NOT RUN" not in done.stdout
+
+
+def test_an_engine_that_never_flushes_is_told_its_replies_may_be_buffered() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine",
+         f"{sys.executable} tests/engines/unflushed.py", "--variant", "szczerbak",
+         "--startup-timeout", "1", "--timeout", "1", "-q"],
+        capture_output=True, text=True, timeout=60, cwd=REPO)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "no reply to 'hello' (seq 1) within 1 s" in done.stderr
+    assert "stuck in its stdout buffer" in done.stderr and "flush" in done.stderr
+
+
+def _cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", *args],
+                          capture_output=True, text=True, timeout=60, cwd=cwd)
+
+
+def test_a_misspelt_variant_gets_a_suggestion() -> None:
+    for args in (("conform", "--variant", "szczerbk"), ("play", "szczerbk")):
+        done = _cli(*args)
+        assert done.returncode == 4
+        assert "did you mean 'szczerbak'?" in done.stderr, args
+
+
+def test_a_misspelt_reason_in_expectations_gets_a_suggestion(tmp_path: Path) -> None:
+    path = tmp_path / "expected.yaml"
+    path.write_text("- golden/szczerbak/*: failed\n  reasn: our engine differs\n",
+                    encoding="utf-8")
+    done = _cli("conform", "--variant", "szczerbak", "--expectations", str(path))
+    assert done.returncode == 4
+    assert f"{path}:1: unknown key 'reasn'; did you mean 'reason'?" in done.stderr
+
+
+def test_the_go_example_reads_plant_bug_where_go_test_caching_sees_it(tmp_path: Path) -> None:
+    """``go test`` caches a passing result against the environment a test reads; a variable
+    read at package load is not recorded, so the planted bug would come back "(cached)"."""
+    go = shutil.which("go")
+    if go is None:
+        pytest.skip("go is not installed")
+    env = {k: v for k, v in os.environ.items() if k != "PLANT_BUG"}
+    env["GOCACHE"] = str(tmp_path / "gocache")
+    folder = REPO / "docs" / "examples" / "go"
+
+    def go_test(**extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([go, "test", "./..."], cwd=folder, env={**env, **extra},
+                              capture_output=True, text=True, timeout=300)
+
+    assert go_test().returncode == 0
+    again = go_test()
+    assert again.returncode == 0 and "(cached)" in again.stdout  # the cache is in use
+    planted = go_test(PLANT_BUG="parity")
+    assert planted.returncode != 0, planted.stdout
+    assert "(cached)" not in planted.stdout and "R-SZC-04" in planted.stdout
