@@ -22,6 +22,7 @@ from dominokit.conformance.runner import Outcome
 from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError
+from dominokit.reference.state import Turn
 
 _RULE_ID: Final = re.compile(r"R-[A-Z]+-\d+")
 
@@ -199,6 +200,20 @@ class Blame:
             return r.structural.turn_order
         return r.opening.rule if r.setup.starter == "widow" else COMMON_RULES["starters"]
 
+    def _blocked_wrongly(self, after: HandState, mover: int) -> str | None:
+        """The rule behind a block the engine declared and the reference did not: a placement
+        one of the players still has (the mover first), blamed as a missing action."""
+        import dataclasses
+
+        from dominokit.reference import legal_actions
+
+        for player in (mover, 1 - mover):
+            state = dataclasses.replace(after, to_move=player, turn=Turn())
+            placements = {str(a) for a in legal_actions(state) if a.tile is not None}
+            if placements:
+                return self.primary(state, placements, ())
+        return None
+
     def _board_edge(self, missing: Sequence[str]) -> str | None:
         """The board's size rule when every missing action is a board play touching the last
         row or column: an engine with a board one size too small misses exactly those."""
@@ -262,13 +277,20 @@ class Blame:
         """Rules behind an engine refusing an action the reference allows."""
         return self._named([*self.legal(state, [action], []), cited])
 
-    def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]
-               ) -> tuple[str, ...]:
-        """Rules behind the first differing event of an action."""
+    def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]],
+               after: HandState | None = None) -> tuple[str, ...]:
+        """Rules behind the first differing event of an action. ``after`` is the reference's
+        state after it: when only the engine ended the hand there, the placements the
+        reference still allows are what the engine got wrong, and their rule is blamed."""
         index = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
                       if not same(a, b)), min(len(expected), len(got)))
         pair = [seq[index] if index < len(seq) else None for seq in (expected, got)]
-        out: list[str] = []
+        out: list[str | None] = []
+        ended_early = pair[1] is not None and pair[1].get("type") == "end" and not any(
+            e.get("type") == "end" for e in expected)
+        if ended_early and after is not None and after.result is None \
+                and after.to_move is not None:
+            out.append(self._blocked_wrongly(after, after.to_move))
         both_ended = pair[0] is not None and pair[1] is not None and \
             pair[0].get("type") == "end" == pair[1].get("type")
         if both_ended and pair[0] is not None and pair[1] is not None:

@@ -97,3 +97,15 @@ def test_a_python_engine_scoring_slip_is_one_cause_blaming_the_scoring_rule(
     _, data = _conform(tmp_path, "python:tests.broken.journeys:SzczerbakScoreKeepsOwnPips",
                        "--variant", "szczerbak")
     _check_one_cause(data, "R-SZC-07")
+
+
+def test_a_blank_counted_even_only_is_one_cause_even_where_a_hand_blocks_early(
+        tmp_path: Path) -> None:
+    """The slip makes the engine declare a block the reference does not see: that early end
+    is blamed on the placement still possible there, under the parity rule, not on R-ALL-05."""
+    source = EXAMPLE.read_text(encoding="utf-8")
+    engine = tmp_path / "blank_even.py"
+    engine.write_text(source.replace(RIGHT, "if other % 2 != self.end % 2:  # R-SZC-04"),
+                      encoding="utf-8")
+    _, data = _conform(tmp_path, f"{sys.executable} {engine}", "--variant", "szczerbak")
+    _check_one_cause(data, "R-SZC-04")
