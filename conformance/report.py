@@ -402,8 +402,8 @@ def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None =
             where.append(f"after {outcome.step} action{'s' if outcome.step != 1 else ''}")
         lines.append(f"  first divergence: {', '.join(where)}")
     message = outcome.message.strip().splitlines()
-    if message and headline(case_id, outcome, judgement).endswith("..."):
-        lines.append(f"  {message[0]}")
+    if verbose and message and headline(case_id, outcome, judgement).endswith("..."):
+        lines.append(f"  {message[0]}")  # the headline's whole line (the report has it too)
     lines.extend(f"  {line}" for line in message[1:])
     if outcome.diff:
         diff = outcome.diff.rstrip("\n").splitlines()
