@@ -73,6 +73,7 @@ _VERBS: dict[str, Callable[[Verbs, Mapping[str, Any]], Any]] = {
     "next_hand": lambda e, f: e.next_hand(dict(f["deal"])),
     "match_state": lambda e, f: e.match_state(),
     "undo": lambda e, f: e.undo(),
+    "hello": lambda e, f: e.hello(),
 }
 
 
@@ -233,7 +234,8 @@ def _run(variant: str, name: str, seed: int, covered: tuple[str, ...], engine: E
                                "error": _error_code(reply)}
             problem = None if same(got, probe.expected) else (
                 f"the engine answered {probe.what} with {short(reply)}; expected an error "
-                f"reply with seq null and code {probe.expected['error']!r}")
+                f"reply with seq {json.dumps(probe.expected['seq'])} and code "
+                f"{probe.expected['error']!r}")
         else:
             got = answer(engine, probe.request)
             problem = _judge(probe, got)

@@ -76,3 +76,44 @@ class SzczerbakStateRaises(Mutant):
         if hand is not None and hand.passes == 0 and hand.last_placed != (None, None):
             raise KeyError("last_placed")
         return super().state()
+
+
+class SzczerbakHelloDropsTheHand(Mutant):
+    """A ``hello`` in the middle of a session drops the hand and the match in progress."""
+
+    variant, rule = "szczerbak", "R-ALL-13"
+    only: ClassVar[tuple[str, ...]] = ("requests/szczerbak/hello-mid-session",)
+
+    @classmethod
+    def mutate(cls, data: dict[str, Any]) -> None:
+        """The rules are played right; only a second ``hello`` is wrong."""
+
+    def hello(self) -> JsonObject:
+        self._hand, self._match = None, None
+        return super().hello()
+
+
+class SzczerbakTermsReversed(Mutant):
+    """A result lists its terms in the reverse of the variant file's order."""
+
+    variant, rule = "szczerbak", "R-SZC-07"
+    only: ClassVar[tuple[str, ...]] = ("golden/szczerbak/*",)
+
+    @classmethod
+    def mutate(cls, data: dict[str, Any]) -> None:
+        data["scoring"]["terms"] = data["scoring"]["terms"][::-1]
+
+
+class SzczerbakPlaceCitesItsRule(Mutant):
+    """A chain game's ``place`` event carries the matching rule, as a board game's does."""
+
+    variant, rule = "szczerbak", "R-SZC-04"
+    only: ClassVar[tuple[str, ...]] = ("golden/szczerbak/*",)
+
+    @classmethod
+    def mutate(cls, data: dict[str, Any]) -> None:
+        """The rules are played right; only the events are dressed differently."""
+
+    def apply(self, action: str) -> list[JsonObject]:
+        return [{**e, "rule": "R-SZC-04"} if e.get("type") == "place" else e
+                for e in super().apply(action)]
