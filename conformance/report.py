@@ -348,8 +348,10 @@ HEADLINE_WIDTH = 200
 """Characters of a headline, two lines of a terminal at most (the block says the rest)."""
 
 
-def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None) -> str:
-    """``FAILED id: message`` on one line; stale expectations say so."""
+def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
+             width: int | None = HEADLINE_WIDTH) -> str:
+    """``FAILED id: message`` on one line, cut to ``width`` characters (None: whole);
+    stale expectations say so."""
     if judgement is not None and judgement.verdict == "stale":
         return (f"STALE {case_id}: expected {judgement.expected} ({judgement.reason}) "
                 "but it passed; remove the expectation")
@@ -359,8 +361,8 @@ def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None)
         label += f" ({outcome.failure_kind})"
     head = f"{label} {case_id}: "
     message = _first_line(outcome.message)
-    room = max(HEADLINE_WIDTH - len(head), 40)
-    if len(message) > room:
+    room = max((width or 0) - len(head), 40)
+    if width is not None and len(message) > room:
         message = message[: room - 3] + "..."
     return head + message
 
@@ -385,11 +387,13 @@ def rule_lines(rule_ids: Sequence[str], indent: str = "  ") -> list[str]:
 
 
 def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
-                   diff_lines: int | None = DIFF_LINES_SHOWN, *, verbose: bool = False) -> str:
+                   diff_lines: int | None = DIFF_LINES_SHOWN, *, verbose: bool = False,
+                   width: int | None = HEADLINE_WIDTH) -> str:
     """A failure as text, the same for the CLI and the pytest plugin: the headline, the rule
     it is blamed on in words, the first divergent step, the rest of the message, the differing
-    paths, and the repro trace path; ``verbose`` adds both answers in full."""
-    lines = [headline(case_id, outcome, judgement)]
+    paths, and the repro trace path; ``verbose`` adds both answers in full, and ``width``
+    None keeps the headline whole (one replayed file: its path is part of the message)."""
+    lines = [headline(case_id, outcome, judgement, width)]
     if judgement is not None and judgement.verdict == "stale":
         return lines[0]
     lines.extend(rule_lines(outcome.rules))
@@ -402,7 +406,7 @@ def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None =
             where.append(f"after {outcome.step} action{'s' if outcome.step != 1 else ''}")
         lines.append(f"  first divergence: {', '.join(where)}")
     message = outcome.message.strip().splitlines()
-    if verbose and message and headline(case_id, outcome, judgement).endswith("..."):
+    if verbose and message and headline(case_id, outcome, judgement, width).endswith("..."):
         lines.append(f"  {message[0]}")  # the headline's whole line (the report has it too)
     lines.extend(f"  {line}" for line in message[1:])
     if outcome.diff:

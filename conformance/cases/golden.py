@@ -134,7 +134,10 @@ def _run(entry: Traversable, engine: Engine, ctx: Context) -> Outcome:
 def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     """Replay ``trace`` on ``engine`` and turn its first mismatch into an outcome: the
     golden case's verdict, and ``dominokit trace replay``'s for any trace or repro."""
-    mismatches = traces.replay(trace, engine)
+    # a perft trace is walked with a shadow, so a count that differs names the position
+    # whose legal list differed, as the perft case does
+    walked = Shadowed(engine) if trace.kind == "perft" else None
+    mismatches = traces.replay(trace, walked or engine)
     if not mismatches:
         if trace.kind == "perft" and trace.perft is not None:
             return Outcome.passed(f"perft({trace.perft.depth}) = {trace.perft.count}")
@@ -144,6 +147,12 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     if trace.kind == "perft":
         rules: tuple[str, ...] = trace.rules
         step = len(trace.perft.actions) if trace.perft is not None else None
+        found = walked.first_legal_difference if walked is not None else None
+        if found is not None:
+            missing = set(found.expected) - set(found.got)
+            extra = set(found.got) - set(found.expected)
+            rules = unique([*Blame(found.hand.rules).legal(found.hand, missing, extra),
+                            *trace.rules])
     elif first.where.endswith(".legal_count") and step is not None:
         # a large legal set is stored only as [count, sha256]: list both sets afresh, so the
         # failure names the actions missing and extra rather than two digests

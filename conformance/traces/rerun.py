@@ -92,7 +92,7 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
                         description=trace.description)
             outcome = run_case(case, engine, ctx)
             counts[COUNTED[outcome.status]] += 1
-            out.write(format_outcome(str(path), outcome, diff_lines=None) + "\n")
+            out.write(format_outcome(str(path), outcome, diff_lines=None, width=None) + "\n")
     finally:
         engine.close()
     out.write(f"{len(files)} trace(s): "
