@@ -61,6 +61,7 @@ class Verbs(EngineLike, Protocol):
     a replay's, and ``undo``."""
 
     def undo(self) -> JsonObject: ...
+    def hello(self) -> Any: ...
 
 
 _VERBS: dict[str, Callable[[Verbs, Mapping[str, Any]], Any]] = {
