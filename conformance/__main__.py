@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from dominokit.conformance.cli import main
+from dominokit.conformance.commands.cli import main
 
 sys.exit(main())

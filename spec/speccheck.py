@@ -21,7 +21,7 @@ from dominokit.spec.speclint import check_common_file, check_variant_file
 COMMON_NAME = "common.yaml"
 
 # The values of dominokit.conformance.exit_status.ExitStatus (the reference does not import
-# the kit; tests/test_hostile_files.py checks they agree).
+# the kit; tests/spec/test_hostile_files.py checks they agree).
 OK, FAILED, USAGE_ERROR = 0, 1, 4
 
 

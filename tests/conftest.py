@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parent.parent
 MAPPED_FOLDERS = ("spec", "reference", "conformance")
 
 # "ci" is deterministic and bounded, for CI and everyday runs; "hunt" is for bug hunting:
-# HYPOTHESIS_PROFILE=hunt python -m pytest tests/test_properties.py
+# HYPOTHESIS_PROFILE=hunt python -m pytest tests/reference/test_properties.py
 settings.register_profile(
     "ci",
     derandomize=True,
@@ -74,11 +74,12 @@ def _stale_files() -> list[str]:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """After a run that judged broken engines (tests/broken/), print the mutation score."""
+    """After a run that judged broken engines (tests/conformance/broken/), print the mutation
+    score."""
     import sys
 
-    verdicts = sys.modules.get("tests.broken.verdict")
+    verdicts = sys.modules.get("tests.conformance.broken.verdict")
     if verdicts is not None and verdicts.JUDGED:
-        from tests.broken.catalogue import score_line
+        from tests.conformance.broken.catalogue import score_line
 
         terminalreporter.write_line(score_line(*verdicts.score()))

@@ -20,15 +20,25 @@ import importlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import Final
 
-from dominokit.conformance.runner import Case
+from dominokit.conformance.cases.model import Case, ConformanceError
+from dominokit.spec.suggest import did_you_mean
+
+SUITE_VERSION: Final = "1.0.0"
+"""Semantic version of the suite: major when the protocol or a ruling changes (results of an
+unchanged engine may change), minor when cases are added, patch for fixes to the kit."""
+
+DEFAULT_EXAMPLES: Final = 25
+"""Random hands per differential case (``--examples``)."""
 
 
 @dataclass(frozen=True)
 class Params:
     """How big and how seeded the generated cases are (``--examples``, ``--seed``)."""
 
-    examples: int = 25
+    examples: int = DEFAULT_EXAMPLES
     seed: int = 0
 
 
@@ -47,7 +57,35 @@ KINDS = ("golden", "perft", "differential", "invariants", "rejection", "requests
 """The case kinds, in the order a run goes through them."""
 
 
-def collect(variants: Sequence[str], *, examples: int = 25, seed: int = 0,
+def collect_cases(
+    variant: str | None = None,
+    only: str | None = None,
+    examples: int = DEFAULT_EXAMPLES,
+    seed: int = 0,
+) -> list[Case]:
+    """Every case of the suite, in a stable order; ``variant`` and the ``only`` glob filter.
+
+    ``examples`` and ``seed`` size and seed the random (differential) cases. Collection is
+    cheap: searches for special positions run inside the case bodies.
+    """
+    from dominokit.reference import variant_ids
+
+    known = variant_ids()
+    if variant is not None and variant not in known:
+        raise ConformanceError(f"unknown variant {variant!r}{did_you_mean(variant, known)} "
+                               f"(known: {', '.join(known)})")
+    cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
+    seen: set[str] = set()
+    for case in cases:
+        if case.id in seen:
+            raise RuntimeError(f"duplicate case id {case.id!r}")  # a bug in the suite
+        seen.add(case.id)
+    if only:
+        cases = [case for case in cases if fnmatchcase(case.id, only)]
+    return cases
+
+
+def collect(variants: Sequence[str], *, examples: int = DEFAULT_EXAMPLES, seed: int = 0,
             only: str | None = None) -> list[Case]:
     """Every case of every kind for ``variants`` (kind by kind, then variant by variant).
 

@@ -29,10 +29,16 @@ from dominokit.conformance.cases import Params, constructed, oracle
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
-from dominokit.conformance.driver import Engine
-from dominokit.conformance.errors import EngineFailure
-from dominokit.conformance.report import Progress
-from dominokit.conformance.runner import Case, CaseInterrupted, Context, KitNote, Outcome
+from dominokit.conformance.cases.model import (
+    Case,
+    CaseInterrupted,
+    Context,
+    KitNote,
+    Outcome,
+    Progress,
+)
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.wire.errors import EngineFailure
 from dominokit.reference import (
     Action,
     DealError,

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dominokit.conformance.cases.compare import Blame, Divergence, legal_summary, same
-from dominokit.conformance.driver import Engine
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import HandState, apply_action, legal_actions, new_hand
 from dominokit.reference.deal import Deal
 

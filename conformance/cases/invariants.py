@@ -20,10 +20,10 @@ from typing import Any
 from dominokit.conformance.cases import Params, oracle
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import diff_text, same, unique
+from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import Shadowed
-from dominokit.conformance.driver import Engine
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import DominokitError, Rules
 
 JsonObject = dict[str, Any]

@@ -26,9 +26,9 @@ from dominokit.conformance.cases import Params, oracle
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, Divergence, same, unique
 from dominokit.conformance.cases.drive import check_start, play_both, scripted
-from dominokit.conformance.driver import Engine
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.cases.model import Case, Context, Outcome
+from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import MatchState, finish_hand, new_match, random_deal, start_hand
 from dominokit.reference.deal import Deal
 from dominokit.reference.rules import Rules

@@ -4,7 +4,7 @@ Counting every path through the first few actions checks the whole move generato
 opening, matching, parity, drawing, passing, the extra tile and the end conditions (a sequence
 whose last action ends the hand counts but is not extended). Positions and expected counts live
 in ``conformance/perft/<variant>.yaml``; the counts come from an independent generator
-(``tests/test_perft_independent.py``), never from the reference. The walk is
+(``tests/reference/test_perft_independent.py``), never from the reference. The walk is
 ``traces.perft.Walker``, by ``undo`` when the engine's ``hello`` declares it and by replaying
 from the deal otherwise (same counts either way); on a mismatch the count per first action is
 compared with the stored breakdown, and a perft trace (the deal, the prefix and the divided
@@ -20,9 +20,9 @@ from typing import Any
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, unique
+from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import LegalDifference, Shadowed
-from dominokit.conformance.driver import Engine
-from dominokit.conformance.runner import Case, Context, Outcome
+from dominokit.conformance.kit.driver import Engine
 from dominokit.conformance.traces.perft import (
     Refused,
     TooLarge,

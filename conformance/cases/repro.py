@@ -18,7 +18,7 @@ from typing import Any
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import oracle
-from dominokit.conformance.runner import KitNote
+from dominokit.conformance.cases.model import KitNote
 from dominokit.spec import spec
 
 DESCRIPTION_MAX = 200

@@ -41,13 +41,13 @@ from dominokit.conformance.cases.bad_requests import (
     short,
 )
 from dominokit.conformance.cases.compare import diff_text, same, unique
+from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import Shadowed
-from dominokit.conformance.driver import Engine, RawLines
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, Context, Outcome
-from dominokit.conformance.server import run_engine_server
-from dominokit.conformance.traces.replay import EngineLike
+from dominokit.conformance.kit.driver import Engine, RawLines
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.server import run_engine_server
+from dominokit.conformance.traces.engine import EngineLike
+from dominokit.conformance.wire.errors import EngineRejected
 
 JsonObject = dict[str, Any]
 

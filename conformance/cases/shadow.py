@@ -7,7 +7,8 @@ answers of its own (golden replay, invariants, rejections) wraps it in ``Shadowe
 verb is also asked of an in-process reference, whose answer is passed as ``expect``.
 
 The shadow never changes a verdict: a reply equal to the reference's answer is valid because
-the reference's answers are (tests/test_reply_shortcuts.py), and any other reply is checked in
+the reference's answers are (tests/conformance/test_reply_shortcuts.py), and any other reply is
+checked in
 full as before. So the shadow need not stay in step with the engine: once the two part ways
 (the engine refused what the reference played, say) the answers differ and every reply is
 checked in full again; a refusal of the shadow only means there is nothing to compare with.
@@ -18,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dominokit.conformance.driver import Engine, Hello
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import JsonObject
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.kit.driver import Engine, Hello
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire.errors import EngineRejected
+from dominokit.conformance.wire.protocol import JsonObject
 from dominokit.reference import HandState
 
 

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from dominokit.conformance.cases import collect, perft
 from dominokit.conformance.cases import requests as request_cases
+from dominokit.conformance.cases.model import Case, Context
 from dominokit.conformance.export.record import (
     HandPlay,
     MatchPlay,
@@ -29,8 +30,7 @@ from dominokit.conformance.export.record import (
     Refused,
     sessions,
 )
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.runner import Case, Context
+from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX, legal_digest
 from dominokit.reference.errors import DominokitError
 

@@ -17,11 +17,12 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Final
 
+from dominokit.conformance.cases import SUITE_VERSION
+from dominokit.conformance.cases.model import ConformanceError
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.export.build import KINDS, Collected, collect_vectors
-from dominokit.conformance.protocol import PROTOCOL_VERSIONS
-from dominokit.conformance.runner import SUITE_VERSION, ConformanceError
 from dominokit.conformance.traces.model import LEGAL_LIST_MAX
+from dominokit.conformance.wire.protocol import PROTOCOL_VERSIONS
 from dominokit.reference import variant_ids
 from dominokit.spec.yamldoc import load_yaml_data
 

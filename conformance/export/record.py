@@ -16,10 +16,10 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from dominokit.conformance import protocol
-from dominokit.conformance.driver import InProcessEngine
-from dominokit.conformance.errors import as_rejection
-from dominokit.conformance.refengine import ReferenceEngine
+from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.wire import protocol
+from dominokit.conformance.wire.errors import as_rejection
 
 JsonObject = dict[str, Any]
 

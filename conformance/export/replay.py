@@ -20,10 +20,10 @@ from typing import Any
 
 from dominokit.conformance.cases.compare import same
 from dominokit.conformance.cases.requests import snapshot
-from dominokit.conformance.driver import Engine, RawLines
-from dominokit.conformance.errors import EngineFailure, EngineRejected
+from dominokit.conformance.kit.driver import Engine, RawLines
 from dominokit.conformance.traces.model import legal_digest
 from dominokit.conformance.traces.perft import Refused, TooLarge, Walker, replay_budget
+from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
 
 JsonObject = dict[str, Any]
 

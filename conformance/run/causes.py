@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from dominokit.conformance.run.jsondiff import differences
 
 if TYPE_CHECKING:
-    from dominokit.conformance.report import CaseRecord
+    from dominokit.conformance.run.report import CaseRecord
 
 NOT_BLAMED: Final = frozenset({"R-ALL-11"})
 """Rules a failure lists but never blames: perft's definition (no engine breaks it alone)."""

@@ -15,25 +15,24 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import io
 import json
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from dominokit.conformance.refengine import ReferenceEngine
-from dominokit.conformance.refengine import _parse_deal as parse_deal
-from dominokit.conformance.refengine import _refusals as refusals
+from dominokit.conformance.serve.refengine import ReferenceEngine
+from dominokit.conformance.serve.refengine import _parse_deal as parse_deal
+from dominokit.conformance.serve.refengine import _refusals as refusals
 from dominokit.reference import Rules, Variant, load_rules, load_variant, new_hand, new_match
 from dominokit.spec.spec import bundled_common_file, is_option_ref
 from dominokit.spec.yamldoc import load_yaml_data
 
 if TYPE_CHECKING:
-    from dominokit.conformance.report import CaseRecord, Report
+    from dominokit.conformance.cases.model import Case
     from dominokit.conformance.run.causes import Cause
-    from dominokit.conformance.runner import Case
+    from dominokit.conformance.run.report import CaseRecord, Report
 
 JsonObject = dict[str, Any]
 
@@ -200,11 +199,14 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def diagnose(report: Report, cases: Sequence[Case]) -> list[JsonObject]:
+Rerun = Callable[[object, Sequence["Case"], str], "Report"]
+"""Runs cases against an engine object with repros in a folder, quietly (the runner's)."""
+
+
+def diagnose(report: Report, cases: Sequence[Case], rerun: Rerun) -> list[JsonObject]:
     """For each cause with a rule, every reading of it, and whether the engine's cases match
-    it exactly; the list the report keeps as ``readings``."""
-    from dominokit.conformance.driver import InProcessEngine
-    from dominokit.conformance.runner import run_suite
+    it exactly; the list the report keeps as ``readings``. ``rerun`` is the runner's own
+    loop, passed in so that this module does not import the runner that calls it."""
 
     by_id = {case.id: case for case in cases}
     found: list[JsonObject] = []
@@ -218,8 +220,8 @@ def diagnose(report: Report, cases: Sequence[Case]) -> list[JsonObject]:
             if not _worth_running(reading, chosen):
                 continue
             with tempfile.TemporaryDirectory(prefix="dominokit-reading-") as folder:
-                engine = InProcessEngine(ReadingEngine(reading, cause.variant, capabilities))
-                ran = run_suite(engine, cases=chosen, out=io.StringIO(), report_dir=folder)
+                ran = rerun(ReadingEngine(reading, cause.variant, capabilities), chosen,
+                            folder)
             matches = all(_same_end(records[r.case_id], r) for r in ran.records)
             found.append({**reading.to_json(), "cause": cause.id, "matches": matches,
                           **_declared(report, cause, reading)})
@@ -245,16 +247,3 @@ def _declared(report: Report, cause: Cause, reading: Reading) -> JsonObject:
         return {}
     options = report.hello.variants.get(cause.variant, {})
     return {"declared": options.get(reading.option) if isinstance(options, dict) else None}
-
-
-def sentence(reading: Mapping[str, Any]) -> str:
-    """``your engine breaks a tied block in favour of the starter: the alternative reading of
-    R-ALL-06`` (an option: which value it plays and what its hello declared)."""
-    if "option" in reading:
-        ((name, value),) = reading["option"].items()
-        declared = reading.get("declared")
-        said = (f"; its hello declared {name}: {json.dumps(declared)}"
-                if declared is not None else "")
-        return (f"your engine {reading['says']}, whatever the request asks: the option behind "
-                f"{reading['rule']}{said}")
-    return f"your engine {reading['says']}: the alternative reading of {reading['rule']}"

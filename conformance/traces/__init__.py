@@ -11,19 +11,17 @@ engine. ``regenerate`` rewrites a trace from the reference in one stable layout;
 with ``check`` so that a change of behaviour shows up as a diff, never silently.
 
 The trace files live in this package's own folder, one subfolder per variant; the code is in
-small modules beside them (``model``: values and loading, ``replay``, ``record``, ``layout``:
-the YAML writer, ``commands``: the CLI bodies). It is a package rather than a ``traces.py``
-next to a ``traces/`` data folder because mypy resolves such a module to the folder.
+small modules beside them (``model``: values and loading, ``engine``: the verbs a trace needs,
+``replay``, ``record``, ``layout``: the YAML writer, ``perft``: the counting walk). It is a
+format library: it imports nothing of the run, the cases or the commands (the ``dominokit
+trace`` commands are in ``conformance/commands/``). It is a package rather than a
+``traces.py`` next to a ``traces/`` data folder because mypy resolves such a module to the
+folder.
 """
 
 from __future__ import annotations
 
-from dominokit.conformance.traces.commands import (
-    run_trace_record,
-    run_trace_regenerate,
-    run_trace_validate,
-    validate_file,
-)
+from dominokit.conformance.traces.engine import EngineLike, reference_engine
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
     LEGAL_LIST_MAX,
@@ -53,7 +51,7 @@ from dominokit.conformance.traces.record import (
     regenerate,
     rerecord,
 )
-from dominokit.conformance.traces.replay import EngineLike, reference_engine, replay
+from dominokit.conformance.traces.replay import replay
 
 __all__ = [
     "LEGAL_LIST_MAX",
@@ -84,8 +82,4 @@ __all__ = [
     "regenerate",
     "replay",
     "rerecord",
-    "run_trace_record",
-    "run_trace_regenerate",
-    "run_trace_validate",
-    "validate_file",
 ]

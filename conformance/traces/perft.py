@@ -21,10 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
-from dominokit.conformance.errors import EngineRejected
-from dominokit.conformance.protocol import JsonObject, canonical_json, same_json
+from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.model import Mismatch, Trace
-from dominokit.conformance.traces.replay import EngineLike
+from dominokit.conformance.wire.errors import EngineRejected
+from dominokit.conformance.wire.protocol import JsonObject
+from dominokit.conformance.wire.validation import canonical_json, same_json
 from dominokit.spec import spec
 
 

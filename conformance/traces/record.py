@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.atomic import write_text_atomically
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.traces.engine import EngineLike, reference_engine
 from dominokit.conformance.traces.layout import dump_trace
 from dominokit.conformance.traces.model import (
     LEGAL_LIST_MAX,
@@ -24,7 +24,8 @@ from dominokit.conformance.traces.model import (
     legal_digest,
     load_trace,
 )
-from dominokit.conformance.traces.replay import EngineLike, plan_of, reference_engine
+from dominokit.conformance.traces.replay import plan_of
+from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference.errors import DominokitError
 from dominokit.spec import spec
 from dominokit.spec.yamldoc import read_limited

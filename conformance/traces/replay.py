@@ -11,9 +11,9 @@ verbs (``traces.perft``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any
 
-from dominokit.conformance.errors import EngineRejected
+from dominokit.conformance.traces.engine import EngineLike, reference_engine
 from dominokit.conformance.traces.model import (
     HandTrace,
     JsonObject,
@@ -24,27 +24,8 @@ from dominokit.conformance.traces.model import (
     same_json,
     short_json,
 )
-
-
-class EngineLike(Protocol):
-    """The protocol verbs a replay needs: the driver's engines and ``ReferenceEngine`` fit."""
-
-    def new_hand(self, variant: str, options: dict[str, Any], deal: dict[str, Any]
-                 ) -> JsonObject: ...
-    def legal(self) -> list[str]: ...
-    def apply(self, action: str) -> list[JsonObject]: ...
-    def state(self) -> JsonObject: ...
-    def new_match(self, variant: str, options: dict[str, Any], first_starter: int
-                  ) -> JsonObject: ...
-    def next_hand(self, deal: dict[str, Any]) -> JsonObject: ...
-    def match_state(self) -> JsonObject: ...
-
-
-def reference_engine() -> EngineLike:
-    """A fresh in-process reference engine (the default oracle for replay and record)."""
-    from dominokit.conformance.refengine import ReferenceEngine
-
-    return ReferenceEngine()
+from dominokit.conformance.traces.perft import replay_perft
+from dominokit.conformance.wire.errors import EngineRejected
 
 
 def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
@@ -68,8 +49,6 @@ def replay(trace: Trace, engine: EngineLike | None = None) -> list[Mismatch]:
         elif trace.kind == "match":
             _replay_match(trace, engine, out)
         else:
-            from dominokit.conformance.traces.perft import replay_perft
-
             out.extend(replay_perft(trace, engine))
     except _Stop:
         pass

@@ -4,7 +4,7 @@ A Polish reader of a drawn example needs its captions, move tables and event des
 Polish, made from the same trace data as the English ones, never copied by hand per example.
 So every fixed phrase those pages use lives here, once per language under one key, and the
 page makers ask ``say(lang, key, ...)`` for it: adding a phrase means adding it in both
-languages (``tests/test_rulebook_polish_pages.py`` fails otherwise, and fails again when an
+languages (``tests/rulebook/test_rulebook_polish_pages.py`` fails otherwise, and fails again when an
 English phrase from this table turns up on a Polish page). Fields in braces are filled in from
 the trace (numbers, tiles, links); a field is the same in both languages.
 """

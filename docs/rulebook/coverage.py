@@ -2,7 +2,7 @@
 
 A reader who doubts a rule should be able to see the tests that would fail if an engine broke
 it, as the test suites for web standards show beside each section. The map is read from the
-suite itself, never written by hand: ``dominokit.conformance.runner.collect_cases`` gives every
+suite itself, never written by hand: ``dominokit.conformance.run.runner.collect_cases`` gives every
 case with its ``kind`` and ``rules`` tags, and a golden case names its trace by its id
 (``golden/<trace id>``), whose page the book links. Collecting the cases takes a few seconds,
 so the map is built once per process.
@@ -65,7 +65,7 @@ class Coverage:
 @functools.cache
 def coverage() -> Coverage:
     """The rule map of the whole suite (all variants), built once."""
-    from dominokit.conformance.runner import collect_cases
+    from dominokit.conformance.cases import collect_cases
 
     rules: dict[str, RuleTests] = {}
     trace_rules: dict[str, tuple[str, ...]] = {}

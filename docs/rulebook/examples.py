@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
+from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.model import Step
-from dominokit.conformance.traces.replay import EngineLike
 from dominokit.reference import Action, Variant
 from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo

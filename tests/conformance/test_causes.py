@@ -23,7 +23,7 @@ SLIP = "if other == 0 or other % 2 == self.end % 2:  # R-SZC-04"
 def _conform(tmp_path: Path, engine: str, *args: str) -> tuple[str, dict[str, Any]]:
     report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine", engine,
+        [sys.executable, "-m", "dominokit.conformance", "conform", "--engine", engine,
          "--json", str(report), "--report-dir", str(tmp_path / "repros"), "-j", "1", *args],
         capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -94,7 +94,8 @@ def test_verbose_prints_every_answer_in_full(tmp_path: Path) -> None:
 
 def test_a_python_engine_scoring_slip_is_one_cause_blaming_the_scoring_rule(
         tmp_path: Path) -> None:
-    _, data = _conform(tmp_path, "python:tests.broken.journeys:SzczerbakScoreKeepsOwnPips",
+    engine = "python:tests.conformance.broken.journeys:SzczerbakScoreKeepsOwnPips"
+    _, data = _conform(tmp_path, engine,
                        "--variant", "szczerbak")
     _check_one_cause(data, "R-SZC-07")
 

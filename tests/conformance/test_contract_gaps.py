@@ -18,7 +18,7 @@ PROTOCOL = " ".join((REPO / "spec" / "protocol.md").read_text(encoding="utf-8").
 
 def _run(tmp_path: Path, engine: str | None, only: str) -> dict[str, Any]:
     report = tmp_path / "report.json"
-    argv = [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--only", only,
+    argv = [sys.executable, "-m", "dominokit.conformance", "conform", "--only", only,
             "-j", "1", "--json", str(report), "--report-dir", str(tmp_path / "repros"), "-q"]
     if engine is not None:
         argv += ["--engine", engine]
@@ -34,7 +34,8 @@ def _statuses(data: dict[str, Any]) -> set[str]:
 def test_a_request_naming_no_command_is_unsupported(tmp_path: Path) -> None:
     assert "a request with no `cmd`, or a `cmd` that is not a string" in PROTOCOL
     assert _statuses(_run(tmp_path, None, "requests/szczerbak/no-command")) == {"passed"}
-    guessed = _run(tmp_path, f"{sys.executable} tests/engines/no_command_bad_request.py",
+    engine = f"{sys.executable} tests/conformance/engines/no_command_bad_request.py"
+    guessed = _run(tmp_path, engine,
                    "requests/szczerbak/no-command")
     (case,) = guessed["cases"]
     assert case["status"] == "failed"
@@ -45,7 +46,7 @@ def test_a_request_naming_no_command_is_unsupported(tmp_path: Path) -> None:
 def test_a_hello_in_the_middle_of_a_session_resets_nothing(tmp_path: Path) -> None:
     assert "A `hello` may come again in the middle of a session" in PROTOCOL
     assert _statuses(_run(tmp_path, None, "requests/szczerbak/hello-mid-session")) == {"passed"}
-    dropped = _run(tmp_path, "python:tests.broken.journeys:SzczerbakHelloDropsTheHand",
+    dropped = _run(tmp_path, "python:tests.conformance.broken.journeys:SzczerbakHelloDropsTheHand",
                    "requests/szczerbak/hello-mid-session")
     (case,) = dropped["cases"]
     assert case["status"] == "failed" and case["got"]["error"] == "no_hand"
@@ -53,14 +54,14 @@ def test_a_hello_in_the_middle_of_a_session_resets_nothing(tmp_path: Path) -> No
 
 def test_the_order_of_a_results_terms_is_compared(tmp_path: Path) -> None:
     assert "**The order of a result's `terms`.**" in PROTOCOL
-    data = _run(tmp_path, "python:tests.broken.journeys:SzczerbakTermsReversed",
+    data = _run(tmp_path, "python:tests.conformance.broken.journeys:SzczerbakTermsReversed",
                 "golden/szczerbak/*")
     assert "failed" in _statuses(data)
 
 
 def test_a_chain_place_event_has_no_rule(tmp_path: Path) -> None:
     assert "**A `place` event's `rule`.**" in PROTOCOL
-    data = _run(tmp_path, "python:tests.broken.journeys:SzczerbakPlaceCitesItsRule",
+    data = _run(tmp_path, "python:tests.conformance.broken.journeys:SzczerbakPlaceCitesItsRule",
                 "golden/szczerbak/*")
     assert _statuses(data) == {"failed"}
 

@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parents[2]
 def _run(tmp_path: Path, engine: str, only: str) -> tuple[str, dict[str, Any]]:
     report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine",
-         f"python:tests.broken.{engine}", "--only", only, "-j", "1", "--json", str(report),
+        [sys.executable, "-m", "dominokit.conformance", "conform", "--engine",
+         f"python:tests.conformance.broken.{engine}", "--only", only, "-j", "1",
+         "--json", str(report),
          "--report-dir", str(tmp_path / "repros")],
         capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -81,8 +82,9 @@ def test_an_exception_in_a_python_engine_verb_is_that_cases_error_and_the_run_go
         tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine",
-         "python:tests.broken.journeys:SzczerbakStateRaises", "--only", "golden/szczerbak/*",
+        [sys.executable, "-m", "dominokit.conformance", "conform", "--engine",
+         "python:tests.conformance.broken.journeys:SzczerbakStateRaises",
+         "--only", "golden/szczerbak/*",
          "--max-engine-failures", "2", "-j", "1", "--json", str(report),
          "--report-dir", str(tmp_path / "repros")],
         capture_output=True, text=True, timeout=120, cwd=REPO)
@@ -92,14 +94,14 @@ def test_an_exception_in_a_python_engine_verb_is_that_cases_error_and_the_run_go
     for case in cases:
         assert case["failure_kind"] == "exception"
         assert "KeyError: 'last_placed'" in case["message"]
-        assert "tests/broken/journeys.py" in case["message"]  # the engine's own frame
+        assert "tests/conformance/broken/journeys.py" in case["message"]  # the engine's own frame
     assert "NOT RUN" not in done.stdout
 
 
 def test_an_engine_that_never_flushes_is_told_its_replies_may_be_buffered() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine",
-         f"{sys.executable} tests/engines/unflushed.py", "--variant", "szczerbak",
+        [sys.executable, "-m", "dominokit.conformance", "conform", "--engine",
+         f"{sys.executable} tests/conformance/engines/unflushed.py", "--variant", "szczerbak",
          "--startup-timeout", "1", "--timeout", "1", "-q"],
         capture_output=True, text=True, timeout=60, cwd=REPO)
     assert done.returncode == 4, done.stdout + done.stderr
@@ -108,7 +110,7 @@ def test_an_engine_that_never_flushes_is_told_its_replies_may_be_buffered() -> N
 
 
 def _cli(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", *args],
+    return subprocess.run([sys.executable, "-m", "dominokit.conformance", *args],
                           capture_output=True, text=True, timeout=60, cwd=cwd)
 
 

@@ -2,8 +2,9 @@
 
 Every ``alternative:`` of the spec is either runnable (``ruling.readings``: a name and the
 mechanic parameters it sets, or the option the ruling is behind) or says why not
-(``not_executable``). Engines of ``tests/broken/`` that play one reading each must have it
-named; a reading is named only when every case of the cause ends as it did for the engine.
+(``not_executable``). Engines of ``tests/conformance/broken/`` that play one reading each
+must have it named; a reading is named only when every case of the cause ends as it did for
+the engine.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def test_every_reading_runs_on_some_variant_and_changes_its_rules() -> None:
 def _diagnose(tmp_path: Path, engine: str, *select: str) -> tuple[str, list[dict[str, Any]]]:
     report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "dominokit.conformance.cli", "conform", "--engine", engine,
+        [sys.executable, "-m", "dominokit.conformance", "conform", "--engine", engine,
          *select, "--diagnose", "-q", "-j", "1", "--json", str(report),
          "--report-dir", str(tmp_path / "repros")],
         capture_output=True, text=True, timeout=120, cwd=REPO)
@@ -88,7 +89,7 @@ def _diagnose(tmp_path: Path, engine: str, *select: str) -> tuple[str, list[dict
 def test_diagnose_names_the_reading_the_engine_follows(
         tmp_path: Path, engine: str, select: tuple[str, ...], rule: str, reading: str,
         words: str) -> None:
-    out, readings = _diagnose(tmp_path, f"python:tests.broken.{engine}", *select)
+    out, readings = _diagnose(tmp_path, f"python:tests.conformance.broken.{engine}", *select)
     matched = [(r["rule"], r["reading"]) for r in readings if r["matches"]]
     assert matched == [(rule, reading)]
     assert words in out
@@ -97,8 +98,8 @@ def test_diagnose_names_the_reading_the_engine_follows(
 def test_a_reading_is_not_named_when_the_engine_only_resembles_it(tmp_path: Path) -> None:
     """An engine that forgets to subtract the winner's own pips fails R-SZC-07; the rule's
     other reading (100 must be passed) is run and, matching none of its answers, not named."""
-    out, readings = _diagnose(tmp_path, "python:tests.broken.journeys:SzczerbakScoreKeepsOwnPips",
-                              "--only", "golden/szczerbak/*")
+    engine = "python:tests.conformance.broken.journeys:SzczerbakScoreKeepsOwnPips"
+    out, readings = _diagnose(tmp_path, engine, "--only", "golden/szczerbak/*")
     assert [(r["rule"], r["reading"], r["matches"]) for r in readings] == [
         ("R-SZC-07", "must_pass_100", False)]
     assert "no reading of R-SZC-07 matches (must_pass_100 tried)" in out

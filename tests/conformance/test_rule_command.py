@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _rule(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None
           ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dominokit.conformance.cli", "rule", *args],
+    return subprocess.run([sys.executable, "-m", "dominokit.conformance", "rule", *args],
                           capture_output=True, text=True, timeout=60, cwd=cwd, env=env)
 
 

@@ -1,0 +1,83 @@
+"""The body of ``dominokit conform``: the command line turned into ``RunSettings`` once, then run.
+
+Nothing starts before every setting is checked and the selection is known to be non-empty:
+a bad value found after an hour of cases costs the hour. ``--list`` stops there, printing the
+selected ids. The exit status is an ``ExitStatus``, never a count of failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.exit_status import ExitStatus
+from dominokit.conformance.kit.engines import EngineSpec, Timeouts
+from dominokit.conformance.run import settings
+from dominokit.conformance.run.expectations import load_expectations
+from dominokit.conformance.run.runner import run
+from dominokit.conformance.run.settings import DEFAULT_REPORT_DIR, RunSettings
+from dominokit.conformance.run.terminal import use_colour
+from dominokit.conformance.run.workers import worker_count
+
+
+def settings_from(args: argparse.Namespace, cases: int) -> RunSettings:
+    """The run's settings from ``dominokit conform``'s parsed arguments (``cases``: how many
+    were selected, which caps ``-j auto``)."""
+    return RunSettings(
+        engine=EngineSpec.parse(args.engine),
+        variant=args.variant,
+        only=args.only,
+        examples=args.examples,
+        seed=args.seed,
+        timeouts=Timeouts(args.timeout, args.startup_timeout),
+        report_dir=Path(args.report_dir or DEFAULT_REPORT_DIR),
+        json_path=_path(args.json),
+        junit_path=_path(args.junitxml),
+        jsonl_path=_path(args.jsonl),
+        budget=args.budget,
+        max_engine_failures=args.max_engine_failures,
+        maxfail=args.maxfail,
+        workers=worker_count(args.workers, cases),
+        progress=True,
+        color=use_colour(args.color, sys.stdout),
+        verbosity=getattr(args, "verbosity", 0),
+        diagnose=getattr(args, "diagnose", False),
+    )
+
+
+def run_conform(args: argparse.Namespace) -> int:
+    """``dominokit conform``: check the settings, select the cases, run them."""
+    chosen = settings_from(args, cases=1)  # checked in full before any case is collected
+    chosen.check_outputs()
+    if args.report_dir is not None:  # the default is needed only once a case fails
+        try:
+            settings.writable_dir(args.report_dir)
+        except settings.SettingError as error:
+            raise settings.SettingError(f"--report-dir {args.report_dir}: {error}") from None
+    expectations = load_expectations(args.expectations) if args.expectations else None
+    cases = collect_cases(chosen.variant, chosen.only, chosen.examples, chosen.seed)
+    if not cases:
+        selection = " ".join(f"--{name} {value}" for name, value in
+                             (("variant", chosen.variant), ("only", chosen.only)) if value)
+        print(f"dominokit conform: no case matches the selection ({selection or 'all'})",
+              file=sys.stderr)
+        return ExitStatus.NO_CASES
+    if args.list:
+        for case in cases:
+            print(case.id)
+        return ExitStatus.OK
+    chosen = settings_from(args, cases=len(cases))
+    try:
+        report = run(chosen, cases, expectations=expectations, err=sys.stderr)
+    except KeyboardInterrupt:
+        print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
+        return ExitStatus.INTERRUPTED
+    if report.error is not None or report.write_errors:
+        return ExitStatus.USAGE_ERROR
+    return ExitStatus.OK if report.ok else ExitStatus.FAILED
+
+
+def _path(value: str | None) -> Path | None:
+    return None if value is None else Path(value)

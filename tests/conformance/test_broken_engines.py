@@ -1,0 +1,77 @@
+"""The suite has teeth: it fails every deliberately broken engine, naming the broken rule.
+
+Each engine in ``tests/conformance/broken/`` is the reference with exactly one rule broken (see
+``docs/engines/mutants.md`` for the catalogue). For each, the relevant part of the suite (its
+``only`` globs) must report at least one failure whose rule ids include that rule, and no case
+may end "errored" (a broken rule is a wrong answer, not a crash). The same cases must all pass
+against the reference itself, so every failure is the broken rule's doing. The verdicts are
+shared with the catalogue check and the score line (``tests.conformance.broken.verdict``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dominokit.conformance.kit.engines import open_engine
+from dominokit.reference import load_variant, variant_ids
+from dominokit.spec.spec import common_rules
+from tests.conformance.broken import catalogue, registry
+from tests.conformance.broken.engines import Broken
+from tests.conformance.broken.registry import BROKEN
+from tests.conformance.broken.verdict import reference_failures, verdict
+
+MINIMUM = 80
+"""The issue's floor for the corpus: at least 80 broken engines."""
+
+
+def test_the_corpus_holds_at_least_eighty_distinct_engines() -> None:
+    assert len(BROKEN) >= MINIMUM, len(BROKEN)
+    assert len({(e.variant, e.rule, e.__doc__) for e in BROKEN.values()}) == len(BROKEN)
+    for name, engine in BROKEN.items():
+        assert engine.__doc__ and engine.only, f"{name}: say the bug and the cases that kill it"
+
+
+def test_every_rule_has_an_engine_or_a_reason() -> None:
+    rule_ids = {entry.id for entry in common_rules()}
+    for vid in variant_ids():
+        rule_ids |= {entry.id for entry in load_variant(vid).rules}
+    broken = {engine.rule for engine in BROKEN.values()}
+    unexplained = sorted(rule_ids - broken - set(catalogue.NOT_SHOWABLE))
+    assert not unexplained, f"rules with no broken engine and no reason: {unexplained}"
+    assert not set(catalogue.NOT_SHOWABLE) - rule_ids, "reasons given for unknown rules"
+    assert not set(catalogue.NOT_SHOWABLE) & broken, "a rule with an engine needs no reason"
+
+
+def test_the_registry_holds_every_engine_of_every_module_and_no_helper() -> None:
+    helpers = {"Broken", "Mutant", "ListingPatch", "StatePatch", "ResultPatch",
+               "BoardPointsPatch", "RuleOfRefusal", "LenientDeal"}
+    assert not helpers & set(BROKEN)
+    for module in registry.modules():
+        for name, value in vars(module).items():
+            if isinstance(value, type) and issubclass(value, Broken) \
+                    and value.__module__ == module.__name__ and name not in helpers:
+                assert BROKEN.get(name) is value, f"{module.__name__}.{name} is not collected"
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_suite_fails_the_broken_engine_on_its_rule(name: str) -> None:
+    judged = verdict(name)
+    assert judged.killed, f"{name} ({BROKEN[name].rule}) {judged.why}"
+
+
+def test_reference_passes_every_case_the_broken_engines_run() -> None:
+    assert reference_failures(sorted(BROKEN)) == []
+
+
+def test_broken_engines_load_by_name() -> None:
+    with open_engine("python:tests.conformance.broken.engines:WidowStarterLowerHalf") as engine:
+        hello = engine.hello()
+    assert "szczerbak" in hello.variants
+
+
+def test_the_catalogue_page_is_up_to_date() -> None:
+    """Runs after the engines' tests, so it reuses their verdicts."""
+    committed = catalogue.PAGE.read_text(encoding="utf-8") if catalogue.PAGE.is_file() else ""
+    assert committed == catalogue.render(), (
+        "docs/engines/mutants.md is out of date: run "
+        "python -m tests.conformance.broken.catalogue --write")

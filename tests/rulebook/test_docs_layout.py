@@ -1,0 +1,158 @@
+"""The rule book at phone width: no page scrolls sideways, tables scroll in their own box,
+code is never cut off, long chains wrap into rows at a readable size, and each game's page
+prints with its diagrams.
+
+One mkdocs build per module (the ``site`` fixture of ``test_docs_site``); every page of the
+site, in both languages (the player pages are checked to be among them under ``pl/`` too), is
+opened in headless Chromium at 390 px (and the pages with code blocks at 1280 px),
+with a screenshot of each kept under ``$DOMINOKIT_SCREENSHOTS`` (default ``tmp/``) so CI keeps
+them as artefacts. Without a browser the tests skip, except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.rulebook import test_docs_site as docs_site
+from tests.rulebook.test_docs_site import _open
+
+# The build, the browser, the local server and the screenshot folder of test_docs_site, as
+# fixtures of this module too.
+site = docs_site.site
+browser = docs_site.browser
+server = docs_site.server
+screenshots = docs_site.screenshots
+
+PHONE = 390
+DESKTOP = 1280
+MIN_TILE_PX = 44
+"""The narrowest a chain tile may be drawn (a tile is two halves of 30 px at scale 1)."""
+
+OVERFLOW = """
+var width = document.documentElement.clientWidth;
+var bad = [];
+if (document.documentElement.scrollWidth > width + 1) {
+  bad.push('page: scrollWidth ' + document.documentElement.scrollWidth + ' > ' + width);
+}
+document.querySelectorAll('article *').forEach(function (el) {
+  var style = getComputedStyle(el);
+  var scrolls = ['auto', 'scroll'].indexOf(style.overflowX) >= 0;
+  var clips = ['hidden', 'clip'].indexOf(style.overflowX) >= 0;
+  if (clips && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+    bad.push('clipped: ' + el.tagName + '.' + el.className + ' ' + el.scrollWidth + ' > ' +
+             el.clientWidth);
+  }
+  if (el.tagName === 'PRE' && el.scrollWidth > el.clientWidth + 1) {
+    bad.push('code cut off: ' + (el.textContent || '').slice(0, 60));
+  }
+  if (!scrolls) {
+    var box = el.getBoundingClientRect();
+    var inScroller = false;
+    for (var p = el.parentElement; p; p = p.parentElement) {
+      var o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll') { inScroller = true; break; }
+    }
+    if (!inScroller && box.width > 0 && box.right > width + 1) {
+      bad.push('sticks out: ' + el.tagName + '.' + el.className + ' right ' +
+               Math.round(box.right));
+    }
+  }
+});
+return bad.slice(0, 10);
+"""
+
+CHAIN_TILES = """
+return Array.from(document.querySelectorAll('article svg.dk-chain')).map(function (svg) {
+  var box = svg.getBoundingClientRect();
+  var natural = svg.viewBox.baseVal.width;
+  return [svg.querySelector('title').textContent, box.width / natural * 60];
+});
+"""
+
+
+def _pages(site: Path) -> list[str]:
+    pages = sorted(p.parent.relative_to(site).as_posix() for p in site.rglob("index.html")
+                   if p.parent.name not in ("search", "assets"))
+    return [("" if p == "." else p + "/") for p in pages]
+
+
+PLAYER_PAGES = ["", *docs_site.PAGES, "variants/common/", "variants/comparison/", "glossary/"]
+"""The pages a player reads, each in English (as is) and in Polish (under ``pl/``)."""
+
+
+def _at(driver: Any, width: int) -> None:
+    driver.set_window_size(width, 900)
+
+
+def test_no_page_scrolls_sideways_at_phone_width(site: Path, browser: Any, server: str,
+                                                 screenshots: Path) -> None:
+    pages = _pages(site)
+    polish = [f"pl/{page}" for page in PLAYER_PAGES]
+    unchecked = [page for page in [*PLAYER_PAGES, *polish] if page not in pages]
+    assert not unchecked, f"player pages missing from the site: {unchecked}"
+    problems: dict[str, list[str]] = {}
+    for page in pages:
+        _at(browser, PHONE)
+        _open(browser, server + page)
+        found = browser.execute_script(OVERFLOW)
+        if found:
+            problems[page] = found
+        if page.startswith(("variants/", "traces/szczerbak/")) or page in polish:
+            height = int(browser.execute_script("return document.documentElement.scrollHeight"))
+            browser.set_window_size(PHONE, min(max(height, 800), 16000))
+            name = (page.strip("/").replace("/", "-") or "home") + "-390"
+            browser.save_screenshot(str(screenshots / f"{name}.png"))
+    _at(browser, DESKTOP)
+    assert not problems, problems
+
+
+def test_long_chains_keep_readable_tiles_at_phone_width(browser: Any, server: str) -> None:
+    _at(browser, PHONE)
+    for page in ("variants/szczerbak/", "variants/progressive/",
+                 "traces/progressive/match-drawn-round/"):
+        _open(browser, server + page)
+        sizes = browser.execute_script(CHAIN_TILES)
+        assert sizes, page
+        small = [(title, round(px)) for title, px in sizes if px < MIN_TILE_PX]
+        assert not small, f"{page}: chain tiles drawn too small: {small[:3]}"
+    _at(browser, DESKTOP)
+
+
+@pytest.mark.parametrize("page", ["variants/pijanowski/", "engines/notation/"])
+def test_code_is_not_cut_off_at_desktop_width(browser: Any, server: str, page: str) -> None:
+    _at(browser, DESKTOP)
+    _open(browser, server + page)
+    assert browser.execute_script(OVERFLOW) == []
+
+
+def test_game_pages_print_with_their_diagrams(browser: Any, server: str,
+                                              screenshots: Path) -> None:
+    """Under @media print the navigation is gone, diagrams are still drawn, and the page
+    prints to PDF."""
+    import base64
+
+    _at(browser, DESKTOP)
+    _open(browser, server + "variants/pijanowski/")
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        hidden = browser.execute_script(
+            "var n = document.querySelector('.md-sidebar--primary');"
+            "return !n || getComputedStyle(n).display === 'none';")
+        assert hidden, "the navigation is printed"
+        sizes = browser.execute_script(
+            "return Array.from(document.querySelectorAll('article svg.dk-diagram'))"
+            ".map(function (s) { var b = s.getBoundingClientRect(); return b.width * b.height; });")
+        assert sizes and all(area > 0 for area in sizes)
+        kept_whole = browser.execute_script(
+            "return Array.from(document.querySelectorAll('article .dk-figure'))"
+            ".every(function (f) { return getComputedStyle(f).breakInside === 'avoid'; });")
+        assert kept_whole, "the print stylesheet does not keep diagrams on one page"
+        pdf = browser.execute_cdp_cmd("Page.printToPDF", {"printBackground": True})
+        data = base64.b64decode(pdf["data"])
+        assert data.startswith(b"%PDF")
+        (screenshots / "variants-pijanowski-print.pdf").write_bytes(data)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
