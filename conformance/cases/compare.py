@@ -354,6 +354,11 @@ class Blame:
                     terms_differ = True
                     rule = want.get(key, have.get(key, (0, None)))[1]
                     out.extend([rule] if rule else self._term_rules(key[0]))
+        if not terms_differ and ("terms" in expected or "terms" in got) \
+                and not same(expected.get("terms"), got.get("terms")):
+            # the same terms in another order (or spelt otherwise): the order is the scoring
+            # terms' own (spec/protocol.md, the order of a result's terms)
+            out.extend(term.rule for term in self.rules.terms)
         if "points" in expected and not same(expected.get("points"), got.get("points")) \
                 and not terms_differ:
             out.extend(term.rule for term in self.rules.terms)

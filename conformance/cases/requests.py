@@ -40,7 +40,7 @@ from dominokit.conformance.cases.bad_requests import (
     option_values,
     short,
 )
-from dominokit.conformance.cases.compare import diff_text, same, unique
+from dominokit.conformance.cases.compare import Blame, diff_text, same, unique
 from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.kit.driver import Engine, RawLines
@@ -346,9 +346,15 @@ def _no_phase(state: Any) -> Any:
 
 def _undo_failure(variant: str, steps: str, what: str, want: Any, got: Any) -> Outcome:
     """An undo that did not restore a position. No rule of the book decides how an engine
-    takes an action back: the contract does (spec/protocol.md, ``undo``), so it is cited
-    rather than a rule, and the requests that show it are named."""
+    takes an action back (the contract does: spec/protocol.md, ``undo``), so the failure names
+    the contract and the requests that show it, and blames the rule of what was not restored,
+    as the reference states it at that position (the match totals: the match rule)."""
+    blame = Blame(oracle.rules_of(variant, {}))
+    rules: tuple[str, ...] = ()
+    if isinstance(want, dict) and isinstance(got, dict) and "error" not in got:
+        rules = blame.match(want, got) if "match_state" in what else blame.state(want, got)
     return Outcome("failed", f"{what}: the engine answered otherwise than it did at that "
                    f"position (spec/protocol.md, undo: {UNDO_CONTRACT})\n"
                    f"to reproduce: {steps}", expected=want, got=got,
-                   diff=diff_text(want, got, "answer", "the engine at that position"), rules=())
+                   diff=diff_text(want, got, "answer", "the engine at that position"),
+                   rules=rules)

@@ -40,7 +40,8 @@ def test_an_undo_that_keeps_the_match_totals_cites_the_contract_not_a_rule(
         tmp_path: Path) -> None:
     out, case = _run(tmp_path, "undo:UndoKeepsMatchTotals",
                      "requests/poldomino/undo-takes-back-a-hand-end")
-    assert case["rules"] == [] and "R-ALL-03" not in out
+    # blamed on the rule whose totals were not restored, never on R-ALL-03 (chance is data)
+    assert case["rules"][0] == "R-POL-10" and "R-ALL-03" not in out
     assert "spec/protocol.md, undo" in case["message"]
     assert "to reproduce: new_match, next_hand, apply " in case["message"]
     assert "phase" not in case["diff"]  # free text, never compared
@@ -83,7 +84,7 @@ def test_an_exception_in_a_python_engine_verb_is_that_cases_error_and_the_run_go
     report = tmp_path / "report.json"
     done = subprocess.run(
         [sys.executable, "-m", "dominokit.conformance", "conform", "--engine",
-         "python:tests.conformance.broken.journeys:SzczerbakStateRaises",
+         "python:tests.conformance.engines.state_raises:StateRaises",
          "--only", "golden/szczerbak/*",
          "--max-engine-failures", "2", "-j", "1", "--json", str(report),
          "--report-dir", str(tmp_path / "repros")],
@@ -94,7 +95,7 @@ def test_an_exception_in_a_python_engine_verb_is_that_cases_error_and_the_run_go
     for case in cases:
         assert case["failure_kind"] == "exception"
         assert "KeyError: 'last_placed'" in case["message"]
-        assert "tests/conformance/broken/journeys.py" in case["message"]  # the engine's own frame
+        assert "tests/conformance/engines/state_raises.py" in case["message"]  # its own frame
     assert "NOT RUN" not in done.stdout
 
 

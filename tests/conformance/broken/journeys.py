@@ -60,24 +60,6 @@ class PijanowskiStopSpelledPass(ListingPatch):
         return passes_turn(self, hand, "stop")
 
 
-class SzczerbakStateRaises(Mutant):
-    """``state()`` raises a Python exception once the hand has a placement in it (a slip in
-    the engine's own code, not a refusal)."""
-
-    variant, rule = "szczerbak", "R-ALL-13"
-    only: ClassVar[tuple[str, ...]] = ("differential/szczerbak/default",)
-
-    @classmethod
-    def mutate(cls, data: dict[str, Any]) -> None:
-        """The rules are played right; only ``state`` breaks."""
-
-    def state(self) -> JsonObject:
-        hand = self._hand
-        if hand is not None and hand.passes == 0 and hand.last_placed != (None, None):
-            raise KeyError("last_placed")
-        return super().state()
-
-
 class SzczerbakHelloDropsTheHand(Mutant):
     """A ``hello`` in the middle of a session drops the hand and the match in progress."""
 
