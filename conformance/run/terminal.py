@@ -78,6 +78,7 @@ class Terminal:
         causes; 1 (``-v``): also every answer in full and each knock-on's whole block."""
         self.err = err if err is not None else stream
         self.total = total
+        progress = progress and verbosity >= 0  # -q: the causes and the summary, no more
         self.bar = progress and stream.isatty()
         self.plain = progress and not self.bar
         self.color = color

@@ -110,3 +110,21 @@ def test_a_blank_counted_even_only_is_one_cause_even_where_a_hand_blocks_early(
                       encoding="utf-8")
     _, data = _conform(tmp_path, f"{sys.executable} {engine}", "--variant", "szczerbak")
     _check_one_cause(data, "R-SZC-04")
+
+
+def test_quiet_prints_no_progress_line_even_in_a_long_run() -> None:
+    """Without a terminal a progress line is due every few seconds; -q prints none, so its
+    output is the causes and the summary whatever the run's length (a fake clock runs it)."""
+    import io
+
+    from dominokit.conformance.run.terminal import PROGRESS_EVERY, Terminal
+
+    now = [0.0]
+    out = io.StringIO()
+    terminal = Terminal(out, total=3, progress=True, verbosity=-1, clock=lambda: now[0],
+                        heartbeat=False)
+    for done in range(3):
+        now[0] += PROGRESS_EVERY * 2
+        terminal.start(done, f"case-{done}")
+        terminal.tick()
+    assert out.getvalue() == ""
