@@ -33,7 +33,7 @@ from dominokit.reference import (
     variant_ids,
 )
 from dominokit.reference import board as board_module
-from dominokit.reference.state import BoardPlacement, BoardTable
+from dominokit.reference.board_table import BoardPlacement, BoardTable
 
 
 def _board_option_sets() -> list[tuple[str, dict[str, object]]]:

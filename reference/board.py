@@ -1,134 +1,22 @@
-"""Board-table mechanics for Pijanowski's domino: colours, contacts and lakes.
+"""Pijanowski's board rules made fast: legal placements by lookup, lakes by bounded floods.
 
-Pure functions over an immutable grid of cells (each cell holds one tile half's pips or None),
-kept apart from the engine so that the geometry can be tested, and reused, on its own. Cells are
-``(row, column)``, zero-based, row 0 at the top (R-PIJ-01).
+``board_plain`` states each rule directly (every pair of cells through the contact rules, every
+region before and after); the engine asks the same questions once per position, so this module
+answers them without scanning the board again. A pair of empty cells is filed under what its
+two cells need (the pips their tiled neighbours show), and a tile looks up the few needs it
+fits (``Frontier``); after a placement only the pairs around the new tile are worked out again
+(``frontier_around``), and ``state.BoardTable`` keeps each tile's answer from board to board.
+Lakes are found by floods from the new tile that stop once a region is too big. Every answer
+is the plain one: the tests compare the two at every step of random hands.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-Cell = tuple[int, int]
-Grid = tuple[tuple[int | None, ...], ...]
-
-_STEPS: tuple[Cell, ...] = ((-1, 0), (0, -1), (0, 1), (1, 0))
-
-CONTACT_PROBLEMS = ("off_board", "occupied", "not_adjacent_cells", "no_contact", "mismatch")
-"""Every answer ``contact_violation`` can give, in the order it checks them."""
-
-LAKE_MODES = ("new_region", "newly_enclosed")
-"""The two readings of R-PIJ-06 (option ``lake_rule``)."""
-
-
-def empty_grid(rows: int, cols: int) -> Grid:
-    """A board with no tiles, ``rows`` x ``cols`` cells."""
-    if rows < 1 or cols < 1:
-        raise ValueError(f"a board needs at least one cell, got {rows}x{cols}")
-    return tuple((None,) * cols for _ in range(rows))
-
-
-def size(grid: Grid) -> tuple[int, int]:
-    """(rows, cols) of a grid."""
-    return len(grid), len(grid[0])
-
-
-def on_board(grid: Grid, cell: Cell) -> bool:
-    """True when ``cell`` lies inside the board."""
-    r, c = cell
-    return 0 <= r < len(grid) and 0 <= c < len(grid[0])
-
-
-def neighbours(grid: Grid, cell: Cell) -> Iterator[Cell]:
-    """The edge-adjacent cells of ``cell`` that lie on the board (diagonals never touch)."""
-    rows, cols = len(grid), len(grid[0])
-    r, c = cell
-    for dr, dc in _STEPS:
-        nr, nc = r + dr, c + dc
-        if 0 <= nr < rows and 0 <= nc < cols:
-            yield nr, nc
-
-
-def adjacent(a: Cell, b: Cell) -> bool:
-    """True when two cells share an edge."""
-    return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
-
-
-def place(grid: Grid, cells: tuple[Cell, Cell], pips: tuple[int, int]) -> Grid:
-    """A new grid with ``pips[i]`` written on ``cells[i]``; the input grid is left unchanged.
-
-    Only the board's own invariants are checked (cells on the board, empty, adjacent); the
-    contact rules are the caller's business (see ``contact_violation``).
-    """
-    (r1, c1), (r2, c2) = cells
-    for cell in cells:
-        if not on_board(grid, cell):
-            raise ValueError(f"cell {cell} is off the {len(grid)}x{len(grid[0])} board")
-        if grid[cell[0]][cell[1]] is not None:
-            raise ValueError(f"cell {cell} is occupied")
-    if not adjacent(cells[0], cells[1]):
-        raise ValueError(f"cells {cells[0]} and {cells[1]} are not edge-adjacent")
-    rows = list(grid)  # rows the tile misses are shared: every row is immutable
-    for (r, c), pip in ((cells[0], pips[0]), (cells[1], pips[1])):
-        row = rows[r]
-        rows[r] = (*row[:c], pip, *row[c + 1:])
-    return tuple(rows)
-
-
-def colour(cell: Cell) -> int:
-    """The colour (0 or 1) of a cell's field: fields alternate like a chessboard (R-PIJ-01)."""
-    r, c = cell
-    return (r + c // 2) % 2
-
-
-def field(cell: Cell) -> tuple[int, int]:
-    """The field (row, k) a cell belongs to: cells (r, 2k) and (r, 2k+1) form field (r, k)."""
-    return cell[0], cell[1] // 2
-
-
-def same_field(a: Cell, b: Cell) -> bool:
-    """True when both cells lie on one field, i.e. a tile lies exactly on it (R-PIJ-05)."""
-    return field(a) == field(b)
-
-
-def _cell_fits(grid: Grid, cell: Cell, pip: int) -> tuple[bool, bool]:
-    """(every occupied neighbour shows ``pip``, at least one neighbour is occupied)."""
-    touches = False
-    for nr, nc in neighbours(grid, cell):
-        shown = grid[nr][nc]
-        if shown is None:
-            continue
-        touches = True
-        if shown != pip:
-            return False, True
-    return True, touches
-
-
-def contact_violation(
-    grid: Grid, cells: tuple[Cell, Cell], pips: tuple[int, int], first: bool
-) -> str | None:
-    """Why putting ``pips`` on ``cells`` is illegal (R-PIJ-03/04), or None when it is legal.
-
-    The answer is one of ``CONTACT_PROBLEMS`` so that the engine can map each to the rule it
-    breaks. The new tile's own two cells are empty beforehand, so they never count as a
-    contact of each other.
-    """
-    if not all(on_board(grid, cell) for cell in cells):
-        return "off_board"
-    if any(grid[r][c] is not None for r, c in cells):
-        return "occupied"
-    if not adjacent(cells[0], cells[1]):
-        return "not_adjacent_cells"
-    fits_low, touch_low = _cell_fits(grid, cells[0], pips[0])
-    fits_high, touch_high = _cell_fits(grid, cells[1], pips[1])
-    if not (first or touch_low or touch_high):
-        return "no_contact"
-    if not (fits_low and fits_high):
-        return "mismatch"
-    return None
-
+from dominokit.reference.board_plain import LAKE_MODES, Cell, Grid, neighbours
 
 _CLASH = -1
 """Required pip of a cell whose tiled neighbours show different pips: nothing fits there."""
@@ -385,21 +273,6 @@ def placements(
 def can_place(grid: Grid, tile_low: int, tile_high: int, first: bool) -> bool:
     """True when the tile has some legal placement (``placements`` is not empty)."""
     return bool(brought_up((), _frontier(grid, first), tile_low, tile_high))
-
-
-def regions(grid: Grid) -> list[frozenset[Cell]]:
-    """The 4-connected regions of empty cells, ordered by their first cell in row-major order."""
-    seen: set[Cell] = set()
-    out: list[frozenset[Cell]] = []
-    rows, cols = len(grid), len(grid[0])
-    for r in range(rows):
-        for c in range(cols):
-            if grid[r][c] is None and (r, c) not in seen:
-                region = _flood(grid, (r, c), None, set())
-                assert region is not None
-                seen |= region
-                out.append(frozenset(region))
-    return out
 
 
 def _flood(grid: Grid, start: Cell, limit: int | None, taken: set[Cell]) -> set[Cell] | None:

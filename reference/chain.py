@@ -18,7 +18,7 @@ from dominokit.reference.tiles import MAX_NOTATION_PIP, TILE_ORDER, Tile
 Oriented = tuple[int, int]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChainTable:
     """The chain, oriented left to right, and its open end pips (None: empty or dead end)."""
 
@@ -185,7 +185,5 @@ def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
 
 
 def _chain(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
-    """``ChainTable(tiles, left, right)`` without the frozen ``__init__`` (one per action)."""
-    made = object.__new__(ChainTable)
-    made.__dict__.update(tiles=tiles, left=left, right=right)
-    return made
+    """``ChainTable(tiles, left, right)``."""
+    return ChainTable(tiles, left, right)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Mapping
 
-from dominokit.reference import board, chain
+from dominokit.reference import board, board_plain, chain
+from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
@@ -19,8 +20,6 @@ from dominokit.reference.notation import Action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.state import (
-    BoardPlacement,
-    BoardTable,
     Event,
     HandResult,
     HandState,
@@ -190,7 +189,7 @@ def _placement_problem(state: HandState, mover: int, action: Action) -> Problem 
         return rules.structural.own_tiles, f"{tile} is not in player {mover}'s hand"
     if isinstance(table, BoardTable):
         assert action.cells is not None
-        why = board.contact_violation(table.grid, action.cells, (tile.low, tile.high),
+        why = board_plain.contact_violation(table.grid, action.cells, (tile.low, tile.high),
                                       table.empty)
         if why is None:
             return None
@@ -251,7 +250,7 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
         placed = table.with_placement(BoardPlacement(mover, cells, (tile.low, tile.high)))
         gained = 0
         if rules.placement is not None:
-            same = board.same_field(cells[0], cells[1])
+            same = board_plain.same_field(cells[0], cells[1])
             gained = tile.pips * (rules.placement.multiplier if same else 1)
         events.append(event("place", player=mover, action=str(action), points=gained,
                             rule=rules.placement.rule if rules.placement else None))

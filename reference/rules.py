@@ -15,7 +15,11 @@ from typing import Any
 
 from dominokit.reference.errors import SpecError, SpecProblem
 from dominokit.reference.tiles import Tile, tile_set
+from dominokit.spec import frozen
 from dominokit.spec.spec import ResolvedVariant, Variant, common_rules, load_variant
+from dominokit.spec.speclint import config_problems
+from dominokit.spec.vocabulary import vocabulary
+from dominokit.spec.yamldoc import YamlDocument, key_text, schema_problems
 
 SizePair = tuple[int, int]
 
@@ -217,101 +221,6 @@ class Rules:
         return dict(self.options)
 
 
-class _Reader:
-    """Reads a config dict, turning a missing or mistyped key into a SpecError with its path."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-
-    def fail(self, path: str, message: str) -> SpecError:
-        return SpecError([SpecProblem(self.source, 0, 0, path, message)])
-
-    def node(self, data: Any, path: str) -> dict[str, Any]:
-        if not isinstance(data, dict):
-            raise self.fail(path, f"expected a mapping, got {data!r}")
-        return data
-
-    def get(self, data: dict[str, Any], key: str, path: str, kind: type | tuple[type, ...],
-            default: Any = ...) -> Any:
-        if key not in data:
-            if default is ...:
-                raise self.fail(f"{path}.{key}", "missing")
-            return default
-        value = data[key]
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-            raise self.fail(f"{path}.{key}", f"unexpected value {value!r}")
-        return value
-
-
-def _pairs(read: _Reader, data: Any, path: str) -> tuple[SizePair, ...]:
-    if not isinstance(data, list):
-        raise read.fail(path, f"expected a list of [a, b] pairs, got {data!r}")
-    out: list[SizePair] = []
-    for i, pair in enumerate(data):
-        if not (isinstance(pair, list) and len(pair) == 2
-                and all(isinstance(n, int) and not isinstance(n, bool) for n in pair)):
-            raise read.fail(f"{path}[{i}]", f"expected [a, b], got {pair!r}")
-        out.append((pair[0], pair[1]))
-    return tuple(out)
-
-
-def _mechanic(read: _Reader, turn: dict[str, Any], key: str, extra: str | None = None,
-              required: bool = True) -> Mechanic:
-    path = f"$.turn.{key}"
-    if key not in turn and not required:
-        return Mechanic("none", "")
-    node = read.node(turn.get(key), path)
-    policy = read.get(node, "policy", path, str)
-    rule = read.get(node, "rule", path, str, "" if policy == "none" else ...)
-    extra_rule = read.get(node, extra, path, str, None) if extra else None
-    return Mechanic(policy, rule, extra_rule)
-
-
-def _match(read: _Reader, node: dict[str, Any]) -> MatchSpec:
-    path = "$.match"
-    kind = read.get(node, "kind", path, str)
-    rule = read.get(node, "rule", path, str)
-    if kind == "sets":
-        return MatchSpec(kind, rule, set_target=read.get(node, "set_target", path, int),
-                         sets_to_win=read.get(node, "sets_to_win", path, int))
-    if kind == "target":
-        return MatchSpec(kind, rule, target=read.get(node, "target", path, int),
-                         compare=read.get(node, "compare", path, str))
-    if kind == "rounds":
-        rounds = tuple(
-            RoundSpec(read.get(read.node(r, f"{path}.rounds[{i}]"), "name", path, str),
-                      _pairs(read, r.get("deals"), f"{path}.rounds[{i}].deals"))
-            for i, r in enumerate(read.get(node, "rounds", path, list))
-        )
-        tiebreak = None
-        if "tiebreak" in node:
-            tb = read.node(node["tiebreak"], f"{path}.tiebreak")
-            tiebreak = TiebreakSpec(_pairs(read, tb.get("deals"), f"{path}.tiebreak.deals"),
-                                    read.get(tb, "swap_roles", f"{path}.tiebreak", bool),
-                                    read.get(tb, "rule", f"{path}.tiebreak", str))
-        return MatchSpec(kind, rule, rounds=rounds, tiebreak=tiebreak)
-    raise read.fail(f"{path}.kind", f"unknown match kind {kind!r}")
-
-
-def _terms(read: _Reader, scoring: dict[str, Any]) -> tuple[Term, ...]:
-    out: list[Term] = []
-    for i, raw in enumerate(read.get(scoring, "terms", "$.scoring", list)):
-        path = f"$.scoring.terms[{i}]"
-        node = read.node(raw, path)
-        listed = read.get(node, "tiles", path, dict, {})
-        try:
-            tiles = tuple(sorted((Tile.parse(k), int(v)) for k, v in listed.items()))
-        except ValueError as exc:
-            raise read.fail(f"{path}.tiles", str(exc)) from exc
-        sign = read.get(node, "sign", path, int, 1)
-        out.append(Term(read.get(node, "term", path, str), read.get(node, "to", path, str),
-                        sign, read.get(node, "rule", path, str), tiles))
-    return tuple(out)
-
-
-PLAYERS = 2
-"""Every variant is for two players, so a deal has two hands (R-ALL-02)."""
-
 OWN_TILES_RULE = "R-ALL-12"
 TURN_ORDER_RULE = "R-ALL-13"
 HAND_OVER_RULE = "R-ALL-14"
@@ -332,193 +241,125 @@ def _structural() -> StructuralRules:
     return StructuralRules(*wanted)
 
 
-VOCABULARY: dict[str, tuple[str, ...]] = {
-    "table": ("chain", "board"),
-    "remainder": ("stock", "out_of_play", "widow", "none"),
-    "starter": ("alternate", "widow"),
-    "deal": ("from_pool", "one_set_each"),
-    "opening": ("any_tile", "widow", "anywhere"),
-    "matching": ("equal_halves", "board_contacts"),
-    "parity": ("none", "opposite_or_blank"),
-    "draw": ("none", "free", "until_fit"),
-    "pass": ("always", "when_stuck"),
-    "end": ("domino", "block", "mutual_pass"),
-    "winner": ("domino_or_fewer_pips", "higher_hand_score"),
-    "term": ("opponent_pips", "own_pips", "last_tile_bonus", "catch", "placement_points"),
-    "to": ("winner", "loser", "each"),
-    "lake_mode": ("new_region", "newly_enclosed"),
-    "tie": ("nobody", "starter"),
-}
-"""Every mechanic name the engine interprets; anything else is refused when Rules are built."""
+VOCABULARY: Mapping[str, tuple[str, ...]] = vocabulary()
+"""Every mechanic name the engine interprets: the variant schema's enums (spec/vocabulary.py)."""
 
 
-def check_vocabulary(rules: Rules, source: str) -> None:
-    """Refuse a spec naming a mechanic the engine does not know, before any hand starts."""
-    used: list[tuple[str, str, str]] = [
-        ("table", "$.components.table.kind", rules.table.kind),
-        ("remainder", "$.setup.remainder", rules.setup.remainder),
-        ("starter", "$.setup.starter", rules.setup.starter),
-        ("deal", "$.setup.deal.policy", rules.setup.deal.policy),
-        ("opening", "$.turn.opening.policy", rules.opening.policy),
-        ("matching", "$.turn.matching.policy", rules.matching.policy),
-        ("parity", "$.turn.parity.policy", rules.parity.policy),
-        ("draw", "$.turn.draw.policy", rules.draw.policy),
-        ("pass", "$.turn.pass.policy", rules.pass_.policy),
-        ("winner", "$.scoring.winner.policy", rules.winner.policy),
-        ("tie", "$.scoring.winner.tie", rules.tie.policy),
-    ]
-    used += [("end", f"$.end[{i}].condition", e.condition) for i, e in enumerate(rules.end)]
-    for i, term in enumerate(rules.terms):
-        used += [("term", f"$.scoring.terms[{i}].term", term.term),
-                 ("to", f"$.scoring.terms[{i}].to", term.to)]
-    if rules.lakes is not None:
-        used.append(("lake_mode", "$.scoring.lakes.mode", rules.lakes.mode))
-    problems = [
-        SpecProblem(source, 0, 0, path, f"unknown {what} {value!r}; expected one of "
-                    f"{', '.join(VOCABULARY[what])}")
-        for what, path, value in used
-        if value not in VOCABULARY[what]
-    ]
-    board = rules.table.kind == "board"
-    pairs = [
-        ("$.turn.matching.policy", rules.matching.policy == "board_contacts", board),
-        ("$.turn.opening.policy", rules.opening.policy == "anywhere", board),
-        ("$.turn.opening.policy", rules.opening.policy == "widow",
-         rules.setup.remainder == "widow"),
-        ("$.setup.starter", rules.setup.starter == "widow", rules.setup.remainder == "widow"),
-    ]
-    problems += [
-        SpecProblem(source, 0, 0, path, "this mechanic does not fit the table or setup "
-                    f"({rules.table.kind} table, {rules.setup.remainder} remainder)")
-        for path, uses, needs in pairs
-        if uses != needs
-    ]
-    problems += _one_set_each_problems(rules, source)
-    if problems:
-        raise SpecError(problems)
+def _config_problems(resolved: ResolvedVariant) -> list[SpecProblem]:
+    """What is wrong with the configuration the engine would read, [] when nothing is.
+
+    Loading a variant checked the file, and every option value of it on its own, against the
+    schema and the checks a schema cannot express (spec/speclint.py); a choice of several
+    non-default values at once is checked here, the same two ways, before the engine reads a
+    key. The file's positions belong to the file as written, so these problems point at its
+    top (line 1); the path and the option values name the place.
+    """
+    variant = resolved.variant
+    source = str(variant.path)
+    document = YamlDocument(source, view=resolved.config)
+    # Rule data checked ahead of time (the in-browser engine, which has no schema validator)
+    # was checked under every choice of options when it was frozen.
+    ahead = frozen.checked(f"variants/{variant.id}.yaml") is not None
+    problems = [] if ahead else schema_problems(document, "variant")
+    if not problems:
+        problems = [document.problem(path, message)
+                    for path, message in config_problems(resolved.config)]
+    if problems and any(resolved.options[name] != spec.default
+                        for name, spec in variant.options.items()):
+        chosen = ", ".join(f"{name}={key_text(value)}" for name, value in resolved.options.items())
+        problems = [SpecProblem(p.file, p.line, p.col, p.path, f"with {chosen}: {p.message}")
+                    for p in problems]
+    return problems
 
 
-def _one_set_each_problems(rules: Rules, source: str) -> list[SpecProblem]:
-    """A one_set_each deal needs one copy of the set per player, all of it dealt: otherwise
-    no deal could satisfy it, and every hand would fail only when dealt."""
-    if rules.setup.deal.policy != "one_set_each":
-        return []
-    one_set = len(rules.tiles.tiles) // rules.tiles.copies
-    fits = (rules.tiles.copies == PLAYERS and rules.setup.remainder == "none"
-            and rules.setup.hand_size == one_set)
-    if fits:
-        return []
-    return [SpecProblem(
-        source, 0, 0, "$.setup.deal.policy",
-        f"one_set_each needs components.tiles.copies: {PLAYERS} (one set per player), "
-        f"setup.hand_size: {one_set} (one set) and setup.remainder: none; got copies "
-        f"{rules.tiles.copies}, hand_size {rules.setup.hand_size}, remainder "
-        f"{rules.setup.remainder}")]
+def _mechanic(node: Mapping[str, Any] | None, extra: str | None = None) -> Mechanic:
+    """A turn mechanic; an absent one (a variant without parity) is policy ``none``."""
+    if node is None:
+        return Mechanic("none", "")
+    return Mechanic(node["policy"], node.get("rule", ""),
+                    node.get(extra) if extra else None)
+
+
+def _pairs(deals: list[list[int]]) -> tuple[SizePair, ...]:
+    return tuple((a, b) for a, b in deals)
+
+
+def _match(node: Mapping[str, Any]) -> MatchSpec:
+    kind, rule = node["kind"], node["rule"]
+    if kind == "sets":
+        return MatchSpec(kind, rule, set_target=node["set_target"],
+                         sets_to_win=node["sets_to_win"])
+    if kind == "target":
+        return MatchSpec(kind, rule, target=node["target"], compare=node["compare"])
+    tb = node.get("tiebreak")
+    tiebreak = None if tb is None else TiebreakSpec(_pairs(tb["deals"]), tb["swap_roles"],
+                                                    tb["rule"])
+    rounds = tuple(RoundSpec(r["name"], _pairs(r["deals"])) for r in node["rounds"])
+    return MatchSpec(kind, rule, rounds=rounds, tiebreak=tiebreak)
+
+
+def _terms(scoring: Mapping[str, Any]) -> tuple[Term, ...]:
+    return tuple(
+        Term(t["term"], t["to"], t.get("sign", 1), t["rule"],
+             tuple(sorted((Tile.parse(k), int(v)) for k, v in (t.get("tiles") or {}).items())))
+        for t in scoring["terms"])
 
 
 def build_rules(resolved: ResolvedVariant) -> Rules:
-    """Read a ResolvedVariant (variant, options, config) into Rules; SpecError if malformed."""
+    """Read a ResolvedVariant (variant, options, config) into Rules; SpecError if malformed.
+
+    The configuration is checked first (``_config_problems``), so what follows reads keys
+    the schema requires and values it allowed, without checking them again.
+    """
+    problems = _config_problems(resolved)
+    if problems:
+        raise SpecError(problems)
     config: dict[str, Any] = resolved.config
-    variant = resolved.variant
-    read = _Reader(str(variant.path))
-    root = read.node(config, "$")
-    components = read.node(root.get("components"), "$.components")
-    tnode = read.node(components.get("tiles"), "$.components.tiles")
-    max_pip = read.get(tnode, "max_pip", "$.components.tiles", int)
-    doubles = read.get(tnode, "doubles", "$.components.tiles", bool)
-    copies = read.get(tnode, "copies", "$.components.tiles", int, 1)
-    tiles = TileSpec(max_pip, doubles, copies, read.get(tnode, "rule", "$.components.tiles", str),
-                     tile_set(max_pip, doubles, copies))
-
-    tb = read.node(components.get("table"), "$.components.table")
-    tpath = "$.components.table"
-    kind = read.get(tb, "kind", tpath, str)
-    if kind == "chain":
-        table = TableSpec(kind, read.get(tb, "rule", tpath, str),
-                          ends=read.get(tb, "ends", tpath, int),
-                          doubles=read.get(tb, "doubles", tpath, str, None),
-                          layout=read.get(tb, "layout", tpath, str, None))
-    elif kind == "board":
-        table = TableSpec(kind, read.get(tb, "rule", tpath, str),
-                          rows=read.get(tb, "rows", tpath, int),
-                          cols=read.get(tb, "cols", tpath, int),
-                          colouring=read.get(tb, "colouring", tpath, str, None))
+    components, setup_node, turn = config["components"], config["setup"], config["turn"]
+    scoring = config["scoring"]
+    tn = components["tiles"]
+    tiles = TileSpec(tn["max_pip"], tn["doubles"], tn["copies"], tn["rule"],
+                     tile_set(tn["max_pip"], tn["doubles"], tn["copies"]))
+    tb = components["table"]
+    if tb["kind"] == "chain":
+        table = TableSpec(tb["kind"], tb["rule"], ends=tb["ends"], doubles=tb.get("doubles"),
+                          layout=tb.get("layout"))
     else:
-        raise read.fail(f"{tpath}.kind", f"unknown table kind {kind!r}")
-
-    sn = read.node(root.get("setup"), "$.setup")
-    size = read.get(sn, "hand_size", "$.setup", (int, str))
-    if isinstance(size, str) and size != "schedule":
-        raise read.fail("$.setup.hand_size", f"expected a number or 'schedule', got {size!r}")
-    setup_rule = read.get(sn, "rule", "$.setup", str)
-    deal = Mechanic("from_pool", setup_rule)
-    if "deal" in sn:
-        dn = read.node(sn["deal"], "$.setup.deal")
-        deal = Mechanic(read.get(dn, "policy", "$.setup.deal", str),
-                        read.get(dn, "rule", "$.setup.deal", str))
-    setup = SetupSpec(None if isinstance(size, str) else size,
-                      read.get(sn, "remainder", "$.setup", str),
-                      read.get(sn, "starter", "$.setup", str),
-                      setup_rule, deal)
-
-    turn = read.node(root.get("turn"), "$.turn")
-    extra = None
-    if "extra_tile" in turn:
-        en = read.node(turn["extra_tile"], "$.turn.extra_tile")
-        try:
-            after = Tile.parse(read.get(en, "after", "$.turn.extra_tile", str))
-        except ValueError as exc:
-            raise read.fail("$.turn.extra_tile.after", str(exc)) from exc
-        extra = ExtraTile(after, read.get(en, "rule", "$.turn.extra_tile", str))
-
-    ends: list[EndCondition] = []
-    for i, raw in enumerate(read.get(root, "end", "$", list)):
-        node = read.node(raw, f"$.end[{i}]")
-        ends.append(EndCondition(read.get(node, "condition", f"$.end[{i}]", str),
-                                 read.get(node, "rule", f"$.end[{i}]", str),
-                                 read.get(node, "turns", f"$.end[{i}]", int, 2)))
-
-    scoring = read.node(root.get("scoring"), "$.scoring")
-    placement = None
-    if "placement" in scoring:
-        pn = read.node(scoring["placement"], "$.scoring.placement")
-        placement = PlacementScoring(
-            read.get(pn, "same_field_multiplier", "$.scoring.placement", int),
-            read.get(pn, "rule", "$.scoring.placement", str))
-    lakes = None
-    if "lakes" in scoring:
-        ln = read.node(scoring["lakes"], "$.scoring.lakes")
-        lakes = LakeScoring(read.get(ln, "max_cells", "$.scoring.lakes", int),
-                            read.get(ln, "points_per_cell", "$.scoring.lakes", int),
-                            read.get(ln, "mode", "$.scoring.lakes", str),
-                            read.get(ln, "rule", "$.scoring.lakes", str))
-    wn = read.node(scoring.get("winner"), "$.scoring.winner")
-
-    rules = Rules(
-        variant_id=variant.id,
+        table = TableSpec(tb["kind"], tb["rule"], rows=tb["rows"], cols=tb["cols"],
+                          colouring=tb.get("colouring"))
+    size = setup_node["hand_size"]
+    deal_node = setup_node.get("deal")
+    setup = SetupSpec(None if size == "schedule" else size, setup_node["remainder"],
+                      setup_node["starter"], setup_node["rule"],
+                      Mechanic("from_pool", setup_node["rule"]) if deal_node is None
+                      else Mechanic(deal_node["policy"], deal_node["rule"]))
+    en = turn.get("extra_tile")
+    pn, ln = scoring.get("placement"), scoring.get("lakes")
+    return Rules(
+        variant_id=resolved.variant.id,
         options=MappingProxyType(dict(resolved.options)),
         tiles=tiles,
         table=table,
         setup=setup,
-        opening=_mechanic(read, turn, "opening"),
-        matching=_mechanic(read, turn, "matching", "adjacency_rule"),
-        parity=_mechanic(read, turn, "parity", "blank_rule", required=False),
-        draw=_mechanic(read, turn, "draw"),
-        pass_=_mechanic(read, turn, "pass"),
-        extra_tile=extra,
-        end=tuple(ends),
-        placement=placement,
-        lakes=lakes,
-        winner=Mechanic(read.get(wn, "policy", "$.scoring.winner", str),
-                        read.get(wn, "rule", "$.scoring.winner", str)),
-        tie=Mechanic(read.get(wn, "tie", "$.scoring.winner", str, "nobody"), TIED_HAND_RULE),
-        terms=_terms(read, scoring),
-        match=_match(read, read.node(root.get("match"), "$.match")),
+        opening=_mechanic(turn["opening"]),
+        matching=_mechanic(turn["matching"], "adjacency_rule"),
+        parity=_mechanic(turn.get("parity"), "blank_rule"),
+        draw=_mechanic(turn["draw"]),
+        pass_=_mechanic(turn["pass"]),
+        extra_tile=None if en is None else ExtraTile(Tile.parse(en["after"]), en["rule"]),
+        end=tuple(EndCondition(e["condition"], e["rule"], e.get("turns", 2))
+                  for e in config["end"]),
+        placement=None if pn is None else PlacementScoring(pn["same_field_multiplier"],
+                                                           pn["rule"]),
+        lakes=None if ln is None else LakeScoring(ln["max_cells"], ln["points_per_cell"],
+                                                  ln["mode"], ln["rule"]),
+        winner=Mechanic(scoring["winner"]["policy"], scoring["winner"]["rule"]),
+        tie=Mechanic(scoring["winner"].get("tie", "nobody"), TIED_HAND_RULE),
+        terms=_terms(scoring),
+        match=_match(config["match"]),
         structural=_structural(),
         source=resolved,
     )
-    check_vocabulary(rules, read.source)
-    return rules
 
 
 @lru_cache(maxsize=128)

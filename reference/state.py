@@ -1,8 +1,25 @@
 """The state of one hand, the events an action emits, and a hand's result, with their JSON.
 
-A HandState is a frozen value: the engine builds a new one per action and never changes an
-old one, so callers may keep any state (for undo, search, or comparing two engines). Its JSON
-form is canonical and round-trips; the Rules it carries are rebuilt from variant and options.
+The model is one of honest immutable values. A HandState, its table and its events are built
+complete by their constructors and never written afterwards: ``apply_action`` returns a new
+state (``evolve``) and leaves the old one as it was. Why values, and not one state changed in
+place with an undo stack (python-chess's ``push``/``pop``): a reference is read and compared
+more than it is searched. Callers keep any state they like (a trace's every position, a
+differential test's two engines side by side, the kit's shrinking back to an earlier
+position) and compare or hash them, and no caller can leave a state half-undone. The cost
+is one new object per action, kept small: HandState and ChainTable are slotted frozen
+dataclasses (reading a slot is quicker, which pays for the frozen constructor's per-field
+writes) and an Event is a named tuple (built in one step; events are records, created one
+to three per action).
+
+What the engine works out about a board (each tile's legal placements, brought up to date
+from the board before) is not part of any value: it is kept in ``board_table.MEMO``, a memo
+beside the boards, owned by that module, which holds each board weakly. It changes how fast a
+board answers, never what (tests/reference/test_board_plain.py checks every answer against the plain
+rules). A later, faster engine may keep a mutable core with undo behind this same value API.
+
+The JSON form is canonical and round-trips; the Rules a state carries are rebuilt from
+variant and options.
 """
 
 from __future__ import annotations
@@ -10,13 +27,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from dominokit.reference import board
+from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
-from dominokit.reference.notation import Action, board_actions
 from dominokit.reference.rules import Rules, load_rules
-from dominokit.reference.tiles import TILE_ORDER, Tile
+from dominokit.reference.tiles import Tile
 
 Cell = tuple[int, int]
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
@@ -71,8 +87,7 @@ class HandResult:
             raise ValueError(f"malformed hand result {data!r}: {exc!r}") from exc
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """Something that happened during ``apply_action``, in order; unused fields are None."""
 
     type: str
@@ -123,246 +138,15 @@ class Event:
             raise ValueError(f"malformed event {data!r}: {exc}") from exc
 
 
-_EVENT_FIELDS = {"type": "", "player": None, "action": None, "tile": None, "cells": None,
-                 "points": None, "rule": None, "result": None}
-
-
 def event(type: str, **fields: Any) -> Event:
-    """``Event(type, **fields)`` without the frozen ``__init__``'s per-field setattr.
-
-    The engine emits an event per action; the value is the same as the constructor's.
-    """
-    made = object.__new__(Event)
-    made.__dict__.update(_EVENT_FIELDS, type=type, **fields)
-    return made
-
-
-@dataclass(frozen=True)
-class BoardPlacement:
-    """One tile on the board: who placed it, its (low, high) cells and the pips on them."""
-
-    player: int
-    cells: tuple[Cell, Cell]
-    pips: Pair
-
-    def to_json(self) -> dict[str, Any]:
-        """The placement object of the board table JSON."""
-        return {"player": self.player, "cells": [list(c) for c in self.cells],
-                "pips": list(self.pips)}
-
-
-Kept = tuple[int, tuple[board.Code, ...]]
-"""A tile's legal placements on some board: (placements on that board, their codes)."""
-
-
-Listing = tuple[int, frozenset[Tile], tuple[int, ...], tuple[Action, ...]]
-"""A hand's legal placements on some board: (placements on that board, the hand's tiles,
-``tile_key(tile) << bits | code`` of each placement, sorted, and their actions)."""
-
-
-class _Kept:
-    """What a board has worked out about its tiles' placements: derived, never compared."""
-
-    __slots__ = ("tiles", "hands", "fronts", "_shared")
-
-    def __init__(self, tiles: dict[Tile, Kept], hands: dict[int, Listing],
-                 shared: bool) -> None:
-        self.tiles = tiles
-        """Each tile asked about, on this board or (not yet brought up) an earlier one."""
-        self.hands = hands
-        """Each player's hand listed, on this board or an earlier one."""
-        self.fronts: dict[int | None, board.Frontier] = {}
-        """This board's frontier around the tiles placed since the board with that many
-        placements; under None, the whole board's."""
-        self._shared = shared
-        """``tiles`` is still the board before's dict: copied on the first write only."""
-
-    def handed_on(self) -> _Kept:
-        """What a board made from this one by a placement starts from."""
-        return _Kept(self.tiles, dict(self.hands), True)
-
-    def keep(self, tile: Tile, entry: Kept) -> None:
-        """Record the tile's placements on this board."""
-        if self._shared:
-            self.tiles = dict(self.tiles)
-            self._shared = False
-        self.tiles[tile] = entry
-
-
-def tile_key(tile: Tile) -> int:
-    """An int that sorts as tiles do (low half, then high); notation tiles stay below 64."""
-    return tile.low << 6 | tile.high
-
-
-class _ListedActions(dict[int, Action]):
-    """Board actions by ``tile_key(tile) << bits | code`` on one board size, made when asked."""
-
-    __slots__ = ("rows", "cols", "bits")
-
-    def __init__(self, rows: int, cols: int) -> None:
-        super().__init__()
-        self.rows, self.cols = rows, cols
-        self.bits = board.geometry(rows, cols).bits
-
-    def __missing__(self, key: int) -> Action:
-        tile = Tile.of(key >> self.bits >> 6, key >> self.bits & 63)
-        code = key & ((1 << self.bits) - 1)
-        action = self[key] = board_actions(tile, board.pairs_of((code,), self.rows,
-                                                                self.cols))[0]
-        return action
-
-
-_LISTED: dict[tuple[int, int], _ListedActions] = {}
-"""One table per board size played; each holds at most every placement of every tile."""
-
-
-@dataclass(frozen=True)
-class BoardTable:
-    """The board: placements in order, plus the grid they make (derived, not serialised).
-
-    Legal placements are derived too, and kept: each player's hand as sorted ints (``listing``)
-    and each tile asked about on its own (``can_place``, for the block check). A board made by
-    ``with_placement`` takes what the board before it knew and brings it up to date around
-    the tiles placed since each answer was found (``board.frontier_around``) instead of
-    scanning every cell; a board with nothing to take from (the first boards of a hand, one
-    read from JSON) scans once, and that scan serves every tile.
-    """
-
-    rows: int
-    cols: int
-    placements: tuple[BoardPlacement, ...] = ()
-    grid: board.Grid = field(default=(), compare=False, repr=False)
-    _kept: _Kept | None = field(default=None, compare=False, repr=False)
-    _parent: BoardTable | None = field(default=None, compare=False, repr=False)
-    """The board this one was made from by one placement, until this one is first asked."""
-
-    def __post_init__(self) -> None:
-        if not self.grid:
-            grid = board.empty_grid(self.rows, self.cols)
-            for p in self.placements:
-                grid = board.place(grid, p.cells, p.pips)
-            object.__setattr__(self, "grid", grid)
-
-    @property
-    def empty(self) -> bool:
-        """No tile on the board yet: the next placement is the opening."""
-        return not self.placements
-
-    def can_place(self, tile: Tile) -> bool:
-        """True when ``tile`` has some legal placement on this board (R-PIJ-03/04)."""
-        return bool(self._entry(tile)[1])
-
-    def _known(self) -> _Kept:
-        kept = self._kept
-        if kept is None:
-            parent = self._parent
-            handed = None if parent is None else parent._kept
-            kept = _Kept({}, {}, False) if handed is None else handed.handed_on()
-            object.__setattr__(self, "_kept", kept)
-            object.__setattr__(self, "_parent", None)
-        return kept
-
-    def listing(self, player: int, hand: tuple[Tile, ...]) -> list[Action]:
-        """Every legal placement of ``player``'s ``hand`` on this board, sorted (R-PIJ-03/04).
-
-        Kept per player: a hand listed on an earlier board of the hand, holding every tile it
-        holds now, loses the tiles played since and the pairs around the tiles placed since,
-        and gains what fits there now; otherwise each tile's own placements are joined.
-        """
-        kept = self._known()
-        tiles = frozenset(hand)
-        count = len(self.placements)
-        geo = board.geometry(self.rows, self.cols)
-        bits = geo.bits
-        entry = kept.hands.get(player)
-        if entry is not None and entry[0] == count and entry[1] == tiles:
-            return list(entry[3])
-        keys: list[int]
-        if entry is not None and entry[0] > 0 and tiles <= entry[1]:
-            since, had, old, _ = entry
-            gone = {tile_key(tile) for tile in had - tiles}
-            keys = [key for key in old if key >> bits not in gone] if gone else list(old)
-            if since < count:
-                front = self._front(kept, since)
-                replaces = front.replaces
-                assert replaces is not None
-                mask = (1 << bits) - 1
-                keys = [key for key in keys if key & mask not in replaces]
-                groups = front.groups
-                for tile in tiles:  # board.fitting, inlined: it runs per tile per position
-                    low, high = tile.low, tile.high
-                    base = (low << 6 | high) << bits
-                    for need in ((None, high), (low, None), (low, high)):
-                        group = groups.get(need)
-                        if group:  # a double is placed low half on the first cell only
-                            keys += ([base | code for code in group] if low != high
-                                     else [base | code for code in group if code & 2])
-                keys.sort()
-        else:
-            keys = []
-            for tile in sorted(tiles, key=TILE_ORDER):
-                base = tile_key(tile) << bits
-                keys += [base | code for code in self._entry(tile)[1]]
-        made = _LISTED.get((self.rows, self.cols))
-        if made is None:
-            made = _LISTED.setdefault((self.rows, self.cols),
-                                      _ListedActions(self.rows, self.cols))
-        actions = tuple(map(made.__getitem__, keys))
-        kept.hands[player] = (count, tiles, tuple(keys), actions)
-        return list(actions)
-
-    def _front(self, kept: _Kept, since: int | None) -> board.Frontier:
-        """This board's frontier: whole (``since`` None) or around the tiles placed since the
-        board with ``since`` placements; worked out once per board."""
-        front = kept.fronts.get(since)
-        if front is None:
-            if since is None:
-                front = board.scan_frontier(self.grid, self.empty)
-            else:
-                front = board.frontier_around(
-                    self.grid, [cell for p in self.placements[since:] for cell in p.cells])
-            kept.fronts[since] = front
-        return front
-
-    def _entry(self, tile: Tile) -> Kept:
-        """The tile's placements on this board: kept, brought up, or found by a scan."""
-        kept = self._known()
-        count = len(self.placements)
-        entry = kept.tiles.get(tile)
-        if entry is not None and entry[0] == count:
-            return entry
-        # On the empty board any pair qualified (R-PIJ-03): nothing of it carries over.
-        since = None if entry is None or entry[0] == 0 else entry[0]
-        front = self._front(kept, since)
-        entry = (count, board.brought_up(() if since is None or entry is None else entry[1],
-                                         front, tile.low, tile.high))
-        kept.keep(tile, entry)
-        return entry
-
-    def with_placement(self, placement: BoardPlacement) -> BoardTable:
-        """The board with one more tile (the grid is updated, not rebuilt).
-
-        Made like ``evolve`` makes a state, without the frozen ``__init__``: the fields are
-        the same values the constructor would set, and ``__post_init__`` has nothing to do
-        once the grid is given.
-        """
-        grid = board.place(self.grid, placement.cells, placement.pips)
-        made = object.__new__(BoardTable)
-        made.__dict__.update(rows=self.rows, cols=self.cols,
-                             placements=(*self.placements, placement), grid=grid, _kept=None,
-                             _parent=self)
-        return made
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``table`` object of HandState JSON."""
-        return {"kind": "board", "rows": self.rows, "cols": self.cols,
-                "placements": [p.to_json() for p in self.placements]}
+    """``Event(type, **fields)``: the engine's spelling of one event."""
+    return Event(type, **fields)
 
 
 Table = ChainTable | BoardTable
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Turn:
     """Progress inside the current turn: draws made, and whether the extra tile is pending."""
 
@@ -370,7 +154,7 @@ class Turn:
     extra: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandState:
     """Everything about a hand in progress (or ended: ``result`` is then set)."""
 
@@ -460,19 +244,37 @@ class HandState:
         return state
 
 
-def evolve(state: HandState, **changes: Any) -> HandState:
-    """``dataclasses.replace(state, **changes)`` without running ``__init__`` again.
+_SAME: Any = object()
+"""``evolve``'s mark of a field left as it is."""
 
-    The engine makes one new state per action; a frozen dataclass's ``__init__`` sets every
-    field through ``object.__setattr__``, which cost more than the rules. HandState has no
-    ``__post_init__`` and its fields are plain values, so copying them and overriding the
-    changed ones gives the same state.
+
+def evolve(state: HandState, *, rules: Rules = _SAME, hands: Hands = _SAME,
+           stock: tuple[Tile, ...] = _SAME, out_of_play: tuple[Tile, ...] = _SAME,
+           table: Table = _SAME, starter: int = _SAME, to_move: int | None = _SAME,
+           turn: Turn = _SAME, passes: int = _SAME, points: Pair = _SAME,
+           last_placed: tuple[Tile | None, Tile | None] = _SAME, widow: Pair | None = _SAME,
+           result: HandResult | None = _SAME) -> HandState:
+    """A new state: ``state`` with the given fields changed (``state`` itself is unchanged).
+
+    ``dataclasses.replace`` does the same, but finds the fields anew on every call, which cost
+    more than the rules at one new state per action; this is the constructor, called with
+    every field.
     """
-    new = object.__new__(HandState)
-    fields = new.__dict__
-    fields.update(state.__dict__)
-    fields.update(changes)
-    return new
+    return HandState(
+        state.rules if rules is _SAME else rules,
+        state.hands if hands is _SAME else hands,
+        state.stock if stock is _SAME else stock,
+        state.out_of_play if out_of_play is _SAME else out_of_play,
+        state.table if table is _SAME else table,
+        state.starter if starter is _SAME else starter,
+        state.to_move if to_move is _SAME else to_move,
+        state.turn if turn is _SAME else turn,
+        state.passes if passes is _SAME else passes,
+        state.points if points is _SAME else points,
+        state.last_placed if last_placed is _SAME else last_placed,
+        state.widow if widow is _SAME else widow,
+        state.result if result is _SAME else result,
+    )
 
 
 def _player(raw: Any) -> int:

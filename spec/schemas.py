@@ -11,11 +11,13 @@ import functools
 import json
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
+if TYPE_CHECKING:
+    # Imported where used: reading a schema needs no validator, and the rule book's
+    # in-browser engine (Pyodide, see frozen.py) has no jsonschema.
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
 
 SPEC_PACKAGE = "dominokit.spec"
 """The import name of the spec data; files are read through importlib.resources."""
@@ -48,6 +50,9 @@ def schema(name: str) -> dict[str, Any]:
 @functools.cache
 def registry() -> Registry[Any]:
     """Every bundled schema, keyed by its ``$id``, for resolving cross-file ``$ref``s."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     found = [
         Resource.from_contents(schema(name), default_specification=DRAFT202012)
         for name in schema_names()
@@ -62,4 +67,6 @@ def validator(name: str) -> Draft202012Validator:
     The schemas refer to each other by relative ``$id`` (a deal's tiles use the tile pattern
     of action.schema.json), so each validator needs them all to resolve its ``$ref``s.
     """
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema(name), registry=registry())

@@ -1,13 +1,13 @@
 """The rule book as values: variants, their rules and options, and option resolution.
 
-Rules are data (spec/common.yaml, spec/variants/<id>.yaml). This module finds the bundled
-rule files, loads one (every problem found by :mod:`speclint` is raised as a SpecError),
-and turns a clean file into a :class:`Variant` whose options resolve into the plain
-configuration the engine reads.
+Rules are data (spec/common.yaml, spec/variants/<id>.yaml). This module loads one (every
+problem found by :mod:`speclint` is raised as a SpecError) and turns a clean file into a
+:class:`Variant` whose options resolve into the plain configuration the engine reads.
 
-The YAML reader (:mod:`yamldoc`), the JSON Schemas (:mod:`schemas`) and the file checks
-(:mod:`speclint`) live in their own modules; their public names are re-exported here because
-code written before the split imports them from this module.
+The bundled files (:mod:`bundled`), option resolution (:mod:`options`), the YAML reader
+(:mod:`yamldoc`), the JSON Schemas (:mod:`schemas`) and the file checks (:mod:`speclint`) live
+in their own modules below this one, so that the checks never need this module; their public
+names are re-exported here because code written before the split imports them from here.
 """
 
 from __future__ import annotations
@@ -16,12 +16,18 @@ import copy
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
+from dominokit.spec import frozen
+from dominokit.spec.bundled import (
+    bundled_common_file,
+    bundled_variant_files,
+    spec_root,
+    variant_ids,
+)
 from dominokit.spec.errors import OptionError, SpecError, SpecProblem
+from dominokit.spec.options import apply_overrides, is_option_ref, resolve_config, substitute
 from dominokit.spec.schemas import SPEC_PACKAGE, registry, schema, schema_names, validator
 from dominokit.spec.speclint import (
     COMMON_FILE,
@@ -36,7 +42,6 @@ from dominokit.spec.yamldoc import (
     Source,
     YamlDocument,
     contains_value,
-    find_path,
     json_path,
     key_text,
     load_yaml_with_marks,
@@ -76,85 +81,6 @@ __all__ = [
     "validator",
     "variant_ids",
 ]
-
-
-# ---------------------------------------------------------------------------- spec files
-
-
-def _spec_root() -> Traversable:
-    return resources.files(SPEC_PACKAGE)
-
-
-def bundled_common_file() -> Traversable:
-    """spec/common.yaml as shipped in the package."""
-    return _spec_root() / "common.yaml"
-
-
-def bundled_variant_files() -> list[Traversable]:
-    """spec/variants/*.yaml as shipped in the package, sorted by name."""
-    folder = _spec_root() / "variants"
-    if not folder.is_dir():
-        return []
-    return sorted(
-        (entry for entry in folder.iterdir() if entry.name.endswith(".yaml")),
-        key=lambda entry: entry.name,
-    )
-
-
-def variant_ids() -> list[str]:
-    """Ids of the bundled variants: the sorted stems of spec/variants/*.yaml."""
-    return [entry.name.removesuffix(".yaml") for entry in bundled_variant_files()]
-
-
-# ---------------------------------------------------------------------------- option resolution
-
-
-def is_option_ref(node: object) -> bool:
-    """True for ``{option: NAME}``, a parameter whose value is that option's chosen value."""
-    return isinstance(node, dict) and len(node) == 1 and isinstance(node.get("option"), str)
-
-
-def _apply_overrides(config: dict[Any, Any], changes: Mapping[str, object]) -> None:
-    for dotted, value in changes.items():
-        found = find_path(config, dotted)
-        if found is not None:
-            container, key = found
-            container[key] = copy.deepcopy(value)
-
-
-def _substitute(node: Any, chosen: Mapping[str, object], path: JsonPath = ()) -> Any:
-    if is_option_ref(node):
-        return chosen[node["option"]]
-    if isinstance(node, dict):
-        return {
-            key: value if (path == () and key in ("options", "rules"))
-            else _substitute(value, chosen, (*path, key_text(key)))
-            for key, value in node.items()
-        }
-    if isinstance(node, list):
-        return [_substitute(item, chosen, (*path, i)) for i, item in enumerate(node)]
-    return node
-
-
-def _overrides_for(spec: Mapping[Any, Any], value: object) -> Mapping[str, object]:
-    overrides = spec.get("overrides")
-    if not isinstance(overrides, dict):
-        return {}
-    for key, changes in overrides.items():
-        if key_text(key) == key_text(value) and isinstance(changes, dict):
-            return changes
-    return {}
-
-
-def resolve_config(view: dict[str, Any], options: Mapping[str, Any],
-                   chosen: Mapping[str, object]) -> dict[str, Any]:
-    """The configuration a file gives for ``chosen`` option values, read from its raw
-    ``options`` entries: the spec checker resolves files that never become a Variant."""
-    config = copy.deepcopy(view)
-    for name, spec in options.items():
-        _apply_overrides(config, _overrides_for(spec, chosen[name]))
-    resolved: dict[str, Any] = _substitute(config, chosen)
-    return resolved
 
 
 # ---------------------------------------------------------------------------- values
@@ -265,8 +191,8 @@ class Variant:
         }
         config = copy.deepcopy(self.data)
         for name, spec in self.options.items():
-            _apply_overrides(config, spec.overrides.get(chosen[name], {}))
-        resolved: dict[str, Any] = _substitute(config, chosen)
+            apply_overrides(config, spec.overrides.get(chosen[name], {}))
+        resolved: dict[str, Any] = substitute(config, chosen)
         return ResolvedVariant(self, chosen, resolved)
 
     def rule(self, rule_id: str) -> RuleEntry:
@@ -327,7 +253,11 @@ def _load_bundled_variant(variant_id: str) -> Variant:
         raise SpecError([SpecProblem(f"spec/variants/{variant_id}.yaml", 1, 1, "$",
                                      f"no bundled variant {variant_id!r}{hint} "
                                      f"(known: {known})")])
-    return _load_variant_file(Path(str(_spec_root() / "variants" / f"{variant_id}.yaml")))
+    path = Path(str(spec_root() / "variants" / f"{variant_id}.yaml"))
+    data = frozen.checked(f"variants/{variant_id}.yaml")
+    if data is not None:  # checked when it was frozen (the in-browser engine)
+        return _variant_from(YamlDocument(str(path), data), path)
+    return _load_variant_file(path)
 
 
 def _load_variant_file(path: Path) -> Variant:
@@ -342,12 +272,14 @@ def _load_variant_file(path: Path) -> Variant:
 @functools.cache
 def common_rules() -> tuple[RuleEntry, ...]:
     """The R-ALL rules of spec/common.yaml (SpecError if the file is missing or invalid)."""
-    source = bundled_common_file()
-    document = load_yaml_with_marks(source)
-    problems = check_document(document, "common", "common", is_common=True)
-    if problems:
-        raise SpecError(problems)
-    return tuple(RuleEntry.from_data(entry) for entry in document.data["rules"])
+    data = frozen.checked("common.yaml")
+    if data is None:
+        document = load_yaml_with_marks(bundled_common_file())
+        problems = check_document(document, "common", "common", is_common=True)
+        if problems:
+            raise SpecError(problems)
+        data = document.data
+    return tuple(RuleEntry.from_data(entry) for entry in data["rules"])
 
 
 def all_rule_ids() -> list[str]:

@@ -7,9 +7,8 @@ a configuration the engine would refuse. :func:`check_document` is the one entry
 file's YAML problems, then its schema problems, then these; ``dominokit spec check`` and every
 load of a rule file run it, so a broken spec is reported, located, before any hand is played.
 
-The checks need the rule-book model of spec.py (the bundled files, option resolution), and
-spec.py runs them on every file it loads; so spec.py is imported inside the three functions
-that need it, never at the top, and either module can be imported first.
+The checks need the bundled files (:mod:`bundled`) and option resolution (:mod:`options`),
+never the loader (:mod:`spec`), which runs them on every file it loads.
 """
 
 from __future__ import annotations
@@ -21,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dominokit.spec.bundled import bundled_common_file, bundled_variant_files
 from dominokit.spec.errors import SpecProblem
+from dominokit.spec.options import is_option_ref, resolve_config
 from dominokit.spec.yamldoc import (
     JsonPath,
     Source,
@@ -74,8 +75,6 @@ def _context_sites(stem: str, is_common: bool) -> tuple[list[_RuleSite], list[_R
     A file with the same name as a bundled file stands in for it (a working copy), so the
     bundled one is left out instead of reported as a duplicate of every rule.
     """
-    from dominokit.spec.spec import bundled_common_file, bundled_variant_files
-
     common: list[_RuleSite] = []
     if not is_common and bundled_common_file().is_file():
         common = _rule_sites(_bundled_document(str(bundled_common_file())))
@@ -260,8 +259,6 @@ class _SemanticCheck:
 
     def _resolved_configs(self) -> None:
         """Resolve with each value of each option and validate what the engine would see."""
-        from dominokit.spec.spec import resolve_config
-
         for name, spec in self.options.items():
             for index, value in enumerate(spec["values"]):
                 chosen = {n: s["default"] for n, s in self.options.items()}
@@ -279,12 +276,11 @@ class _SemanticCheck:
 
 
     def _dealable(self) -> None:
-        """Every configuration must be dealable: with the defaults, at the file's own lines;
-        with each other option value, at that value (only what the defaults do not show)."""
-        from dominokit.spec.spec import is_option_ref, resolve_config
-
+        """Every configuration must be dealable and its mechanics must fit one another: with
+        the defaults, at the file's own lines; with each other option value, at that value
+        (only what the defaults do not show)."""
         defaults = {name: spec["default"] for name, spec in self.options.items()}
-        base = _deal_problems(resolve_config(self.view, self.options, defaults))
+        base = _configuration_problems(resolve_config(self.view, self.options, defaults))
         for path, message in base:
             found = find_path(self.view, ".".join(map(str, path)))
             written: Any = found[0][found[1]] if found is not None else None
@@ -299,10 +295,59 @@ class _SemanticCheck:
                 if contains_value([spec["default"]], value):
                     continue
                 config = resolve_config(self.view, self.options, {**defaults, name: value})
-                for path, message in _deal_problems(config):
+                for path, message in _configuration_problems(config):
                     if (path, message) not in base:
                         self._add(("options", name, "values", index),
                                   f"with {name}={key_text(value)}: {json_path(path)}: {message}")
+
+
+def _configuration_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    return _deal_problems(config) + config_problems(config)
+
+
+def config_problems(config: dict[str, Any]) -> list[tuple[JsonPath, str]]:
+    """(path, message) for each mechanic of a resolved, schema-valid configuration that does
+    not fit the table or the setup, so that no hand could be played by it.
+
+    A board matches by contacts and opens anywhere, a chain neither (R-PIJ-03/04); a widow
+    opening or starter needs a widow remainder; a one_set_each deal (R-PIJ-11) needs one copy
+    of the set per player, every tile dealt. The engine runs this on every configuration it
+    reads (a choice of several options is checked nowhere else).
+    """
+    setup, turn = config["setup"], config["turn"]
+    kind, remainder = config["components"]["table"]["kind"], setup["remainder"]
+    board, widow = kind == "board", remainder == "widow"
+    pairs: list[tuple[JsonPath, bool, bool]] = [
+        (("turn", "matching", "policy"), turn["matching"]["policy"] == "board_contacts", board),
+        (("turn", "opening", "policy"), turn["opening"]["policy"] == "anywhere", board),
+        (("turn", "opening", "policy"), turn["opening"]["policy"] == "widow", widow),
+        (("setup", "starter"), setup["starter"] == "widow", widow),
+    ]
+    found: list[tuple[JsonPath, str]] = [
+        (path, f"this mechanic does not fit the table or setup ({kind} table, {remainder} "
+               "remainder)")
+        for path, uses, needs in pairs if uses != needs]
+    tiles = config["components"]["tiles"]
+    if (setup.get("deal") or {}).get("policy") == "one_set_each":
+        one_set = len(_tile_count_set(tiles["max_pip"], tiles["doubles"]))
+        if not (tiles["copies"] == PLAYERS and remainder == "none"
+                and setup["hand_size"] == one_set):
+            found.append((("setup", "deal", "policy"),
+                          f"one_set_each needs components.tiles.copies: {PLAYERS} (one set per "
+                          f"player), setup.hand_size: {one_set} (one set) and "
+                          f"setup.remainder: none; got copies {tiles['copies']}, hand_size "
+                          f"{setup['hand_size']}, remainder {remainder}"))
+    return found
+
+
+PLAYERS = 2
+"""Every variant is for two players, so a deal has two hands (R-ALL-02)."""
+
+
+def _tile_count_set(max_pip: int, doubles: bool) -> list[tuple[int, int]]:
+    """The (low, high) pairs of one set of tiles up to ``max_pip`` (R-ALL-01)."""
+    return [(low, high) for low in range(max_pip + 1) for high in range(low, max_pip + 1)
+            if doubles or low != high]
 
 
 def _whole(value: object) -> int | None:
@@ -406,8 +451,6 @@ def _walk_mappings(node: Any, path: JsonPath, skip: tuple[str, ...] = ()
 
 def _option_refs(root: Any) -> list[tuple[JsonPath, str]]:
     """Every ``{option: NAME}`` outside the options section, with its path."""
-    from dominokit.spec.spec import is_option_ref
-
     found: list[tuple[JsonPath, str]] = []
 
     def visit(node: Any, path: JsonPath) -> None:

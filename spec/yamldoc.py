@@ -21,12 +21,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
-from jsonschema import Draft202012Validator, TypeChecker, validators
-from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
+
+if TYPE_CHECKING:
+    # Imported where used, as in schemas.py: the in-browser engine has no jsonschema.
+    from jsonschema import TypeChecker
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 from dominokit.spec.errors import SpecError, SpecProblem
 from dominokit.spec.schemas import registry, validator
@@ -357,9 +360,14 @@ def _whole_number(checker: TypeChecker, value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-_StrictValidator: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+@functools.cache
+def _strict_validator() -> type[Validator]:
+    from jsonschema import Draft202012Validator, validators
+
+    strict: type[Validator] = validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+    return strict
 
 
 @functools.cache
@@ -367,7 +375,7 @@ def _document_validator(name: str) -> Validator:
     """The schema's validator with JSON Schema's ``integer`` read strictly: JSON Schema counts
     ``5.0`` as an integer, but in YAML it is a float (and ``1.0e+23`` a float no deal can
     use), so a file must write a count as a whole number."""
-    return _StrictValidator(validator(name).schema, registry=registry())
+    return _strict_validator()(validator(name).schema, registry=registry())
 
 
 def _translate(document: YamlDocument, error: ValidationError) -> Iterator[SpecProblem]:

@@ -26,9 +26,10 @@ from typing import Final
 from dominokit.conformance.cases.model import Case, ConformanceError
 from dominokit.spec.suggest import did_you_mean
 
-SUITE_VERSION: Final = "1.0.0"
-"""Semantic version of the suite: major when the protocol or a ruling changes (results of an
-unchanged engine may change), minor when cases are added, patch for fixes to the kit."""
+SUITE_VERSION: Final = "2.0.0"
+"""Semantic version of the suite (docs/engines/versions.md): major when a new or stricter case
+can fail an engine that conformed to the last release, minor for a case such an engine cannot
+fail, patch for wording. It is the newest release of CHANGELOG.md (a test checks)."""
 
 DEFAULT_EXAMPLES: Final = 25
 """Random hands per differential case (``--examples``)."""
@@ -59,14 +60,19 @@ KINDS = ("golden", "perft", "differential", "invariants", "rejection", "requests
 
 def collect_cases(
     variant: str | None = None,
-    only: str | None = None,
+    only: str | Sequence[str] | None = None,
     examples: int = DEFAULT_EXAMPLES,
     seed: int = 0,
+    *,
+    skip: Sequence[str] = (),
+    rules: Sequence[str] = (),
 ) -> list[Case]:
-    """Every case of the suite, in a stable order; ``variant`` and the ``only`` glob filter.
+    """Every case of the suite, in a stable order, narrowed as asked.
 
-    ``examples`` and ``seed`` size and seed the random (differential) cases. Collection is
-    cheap: searches for special positions run inside the case bodies.
+    ``variant`` keeps one variant; ``only`` (a glob or several: their union), ``skip`` (globs
+    to leave out) and ``rules`` (rule ids or globs, any of which a case must cover) filter the
+    case ids. ``examples`` and ``seed`` size and seed the random (differential) cases.
+    Collection is cheap: searches for special positions run inside the case bodies.
     """
     from dominokit.reference import variant_ids
 
@@ -74,25 +80,30 @@ def collect_cases(
     if variant is not None and variant not in known:
         raise ConformanceError(f"unknown variant {variant!r}{did_you_mean(variant, known)} "
                                f"(known: {', '.join(known)})")
-    cases = collect([variant] if variant else known, examples=examples, seed=seed, only=only)
+    globs = (only,) if isinstance(only, str) else tuple(only or ())
+    cases = collect([variant] if variant else known, examples=examples, seed=seed,
+                    only=globs or None)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
             raise RuntimeError(f"duplicate case id {case.id!r}")  # a bug in the suite
         seen.add(case.id)
-    if only:
-        cases = [case for case in cases if fnmatchcase(case.id, only)]
-    return cases
+    return [case for case in cases
+            if (not globs or any(fnmatchcase(case.id, glob) for glob in globs))
+            and not any(fnmatchcase(case.id, glob) for glob in skip)
+            and (not rules or any(fnmatchcase(rule, want) for rule in case.rules
+                                  for want in rules))]
 
 
 def collect(variants: Sequence[str], *, examples: int = DEFAULT_EXAMPLES, seed: int = 0,
-            only: str | None = None) -> list[Case]:
+            only: str | Sequence[str] | None = None) -> list[Case]:
     """Every case of every kind for ``variants`` (kind by kind, then variant by variant).
 
-    ``only``, a glob over case ids (``<kind>/<variant>/...``), skips the kinds and variants
-    none of whose ids it can match, judged by its literal start: collecting a kind runs the
-    reference to learn the rules each case rests on, which ``--only 'perft/poldomino/*'``
-    should not pay for every other kind. The caller still filters the ids themselves.
+    ``only``, globs over case ids (``<kind>/<variant>/...``; any of them may match), skips the
+    kinds and variants none of whose ids they can match, judged by each glob's literal start:
+    collecting a kind runs the reference to learn the rules each case rests on, which
+    ``--only 'perft/poldomino/*'`` should not pay for every other kind. The caller still
+    filters the ids themselves.
     """
     params = Params(examples, seed)
     return [case for kind in KINDS for variant in variants
@@ -100,10 +111,12 @@ def collect(variants: Sequence[str], *, examples: int = DEFAULT_EXAMPLES, seed: 
             for case in _collector(kind)(variant, params)]
 
 
-def may_match(glob: str | None, prefix: str) -> bool:
-    """False only when no id starting with ``prefix`` can match ``glob``: the glob's literal
-    start (up to its first ``*``, ``?`` or ``[``) and the prefix disagree."""
+def may_match(glob: str | Sequence[str] | None, prefix: str) -> bool:
+    """False only when no id starting with ``prefix`` can match ``glob`` (or any of several):
+    the glob's literal start (up to its first ``*``, ``?`` or ``[``) and the prefix disagree."""
     if glob is None:
         return True
+    if not isinstance(glob, str):
+        return not glob or any(may_match(one, prefix) for one in glob)
     literal = re.split(r"[*?\[]", glob, maxsplit=1)[0]
     return prefix.startswith(literal) or literal.startswith(prefix)

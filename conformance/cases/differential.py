@@ -8,11 +8,13 @@ won by the other player than the one who went out, every lake size and the small
 big to be a lake, both ends of the extra-tile turn, and a hand in which each option value
 changes what happens). A situation the mixed search misses is searched again with a policy of
 its own, then taken from a constructed hand (``constructed``), so that no seed misses one a
-construction can reach. Then hypothesis drives random deals (seeded
-``random_deal``) and random legal actions (``sampled_from`` the sorted legal list) through
-both; legal sets, events, states and results are compared at every step. A divergence is shrunk
-by hypothesis and the shrunk hand is written as a trace. ``--examples`` sets the number of
-random hands, ``--seed`` seeds both the search and hypothesis.
+construction can reach. Then random hands: random deals (seeded ``random_deal``) and random
+legal actions (an index into the sorted legal list) through both; legal sets, events, states
+and results are compared at every step. The default run's random hands are recorded data
+(``random_hands``), the same under every hypothesis release, and a failing one is written as a
+trace cut at its divergence; more hands or another seed are drawn by hypothesis, which shrinks
+a failing hand before it is written. ``--examples`` sets the number of random hands, ``--seed``
+seeds both the search and hypothesis.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache, partial
 from typing import Any
 
-from dominokit.conformance.cases import Params, constructed, oracle
+from dominokit.conformance.cases import Params, constructed, oracle, random_hands
 from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
@@ -232,7 +234,7 @@ def _lake_of(size: int, played: oracle.Played) -> bool:
 
 def _region_of(size: int, played: oracle.Played) -> bool:
     """A placement left a new empty region of exactly ``size`` cells next to it."""
-    from dominokit.reference import board
+    from dominokit.reference import board_plain as board
 
     for state, text in zip(played.states[1:], played.actions, strict=True):
         grid = getattr(state.table, "grid", None)
@@ -493,6 +495,16 @@ def _random_hands(engine: Engine, variant: str, options: dict[str, object], para
         played[0] += 1
         ctx.progress(findings.progress(played[0], total))
 
+    hands = random_hands.recorded(variant, options, total, params.seed)
+    if hands is not None:  # the default run: the same hands under any hypothesis release
+        for hand in hands:
+            deal = hand.deal(variant, options)
+            run = standalone(engine, variant, options, deal, scripted(hand.actions), blame)
+            on_hand()
+            if run.divergence is not None:
+                findings.add(deal, run, "random hand (recorded): ")
+                return
+        return
     for chunk, start in enumerate(range(0, total, CAMPAIGN_CHUNK)):
         seed = params.seed if chunk == 0 else random.Random(
             f"campaign:{params.seed}:{chunk}").randrange(2**32)

@@ -223,6 +223,13 @@ class Case:
         """The variant and option values an engine must list in ``hello``."""
         return Requirement(self.variant, tuple(sorted(self.options.items())))
 
+    @property
+    def since(self) -> str | None:
+        """The suite version that added or last changed this case (``cases.history``)."""
+        from dominokit.conformance.cases import history
+
+        return history.load().since(self.id)
+
     def run(self, engine: Engine, ctx: Context) -> Outcome:
         """Run the body (no applicability check and no failure handling: see ``run_case``)."""
         return self.body(engine, ctx)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import os
 import signal
 import sys
@@ -93,7 +94,16 @@ def _add_conform(commands: Any) -> None:
     )
     select = conform.add_argument_group("what to run")
     select.add_argument("--variant", help="only cases of this variant")
-    select.add_argument("--only", metavar="GLOB", help="only cases whose id matches GLOB")
+    select.add_argument("--only", metavar="GLOB", action="append",
+                        help="only cases whose id matches GLOB (repeatable: any of them)")
+    select.add_argument("--skip", metavar="GLOB", action="append",
+                        help="leave out cases whose id matches GLOB (repeatable)")
+    select.add_argument("--rule", metavar="RULE", action="append",
+                        help="only cases that cover this rule id, e.g. R-SZC-04 (a glob; "
+                        "repeatable: any of them)")
+    select.add_argument("--lf", "--last-failed", dest="lf", action="store_true",
+                        help="only the cases that failed the last run with this --report-dir "
+                        "(all of the selection when none did)")
     select.add_argument("--list", action="store_true",
                         help="print the selected case ids, one per line, and run nothing")
     select.add_argument(
@@ -108,6 +118,10 @@ def _add_conform(commands: Any) -> None:
         help="after the run, run each cause's cases on the reference under every other "
         "reading of the rule it blames (the spec's alternatives, the option's other values) "
         "and say which reading the engine's answers match exactly")
+    select.add_argument(
+        "--since", metavar="VERSION",
+        help="the suite version your engine last conformed to: failures in cases added or "
+        "changed after it are counted apart, with what the changelog says about each")
     select.add_argument(
         "-j", "--workers", type=settings.argument_type(settings.workers),
         default=settings.AUTO, metavar="N",
@@ -138,11 +152,24 @@ def _add_conform(commands: Any) -> None:
     limits.add_argument("--maxfail", type=count, default=0, metavar="N",
                         help="stop after N failing cases (default 0: never)")
     output = conform.add_argument_group("reports")
-    output.add_argument("--json", metavar="FILE", help="write the JSON report here")
-    output.add_argument("--junitxml", metavar="FILE", help="write a JUnit XML report here")
+    output.add_argument("--json", metavar="FILE",
+                        help="write the JSON report here (-: standard output)")
+    output.add_argument("--junitxml", metavar="FILE",
+                        help="write a JUnit XML report here (-: standard output)")
     output.add_argument("--jsonl", metavar="FILE",
-                        help="append each case's record to FILE as one JSON line as soon as "
-                        "it is known, to follow a long run while it goes on")
+                        help="stream the run to FILE as JSON lines, replacing what it held: a "
+                        "header record, each case's record as soon as it ends (and progress "
+                        "records of long cases), a summary record at the end; to follow a "
+                        "long run while it goes on (-: standard output)")
+    output.add_argument("--html", metavar="FILE",
+                        help="write the run as one self-contained HTML page: the summary, the "
+                        "causes, every failure with its diagram and repro, filterable by "
+                        "variant and kind (-: standard output)")
+    output.add_argument("--markdown", metavar="FILE",
+                        help="write a Markdown summary, e.g. to $GITHUB_STEP_SUMMARY "
+                        "(-: standard output)")
+    output.add_argument("--badges", metavar="DIR",
+                        help="write one shields.io endpoint badge per variant, DIR/<variant>.json")
     output.add_argument(
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
@@ -236,6 +263,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--timeout", type=float, default=10.0, metavar="SECONDS",
         help="per-request engine timeout (default 10)",
     )
+    replay.add_argument(
+        "--html", metavar="FILE",
+        help="also write one self-contained page: each trace's verdict and steps, and the "
+        "table at the first divergent step, the reference's next to the engine's")
     regenerate = trace_commands.add_parser(
         "regenerate", help="re-derive traces from the reference (default: all bundled)"
     )
@@ -261,8 +292,7 @@ def _add_bench_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     try:
         from dominokit.bench.command import add_bench_parser
     except ImportError:
-        commands.add_parser("bench", help="benchmarks (from a checkout of the repository)",
-                            add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
+        commands.add_parser("bench", help="benchmarks (from a checkout of the repository)")
         return
     add_bench_parser(commands)
 
@@ -312,13 +342,8 @@ def _dispatch(args: argparse.Namespace) -> int:
                          record_file=args.record, name=args.name,
                          description=args.description, rules=args.rules)
     if args.command == "bench":
-        try:
-            from dominokit.bench.command import run_bench
-        except ImportError:
-            print("dominokit bench: the benchmark runs from a checkout of the repository "
-                  "(pip install -e . there); it is not part of the installed kit",
-                  file=sys.stderr)
-            return ExitStatus.USAGE_ERROR
+        from dominokit.bench.command import run_bench
+
         return run_bench(args)
     if args.command == "export":
         from dominokit.conformance.export.files import run_export
@@ -337,7 +362,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.trace_command == "replay":
         from dominokit.conformance.commands.trace_replay import run_trace_replay
 
-        return run_trace_replay(args.files, args.engine, args.timeout)
+        return run_trace_replay(args.files, args.engine, args.timeout, html_path=args.html)
     if args.trace_command == "record" and args.match:
         from dominokit.conformance.commands.trace_match import run_record_match
 
@@ -441,9 +466,14 @@ def _stop_signals() -> Iterator[None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns an ``ExitStatus`` (see ``EXIT_STATUS_HELP``)."""
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["bench"] and importlib.util.find_spec("dominokit.bench") is None:
+        print("dominokit bench: the benchmark runs from a checkout of the repository "
+              "(pip install -e . there); it is not part of the installed kit", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
         if args.command == "trace" and args.trace_command == "record" \
                 and args.seed is not None and args.actions:
             parser.error("trace record: --actions goes with --deal; --seed plays its own actions")

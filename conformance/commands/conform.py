@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 
 from dominokit.conformance.cases import collect_cases
+from dominokit.conformance.cases.history import version_key
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.kit.engines import EngineSpec, Timeouts
-from dominokit.conformance.run import settings
+from dominokit.conformance.run import lastfailed, settings
 from dominokit.conformance.run.expectations import load_expectations
 from dominokit.conformance.run.runner import run
 from dominokit.conformance.run.settings import DEFAULT_REPORT_DIR, RunSettings
@@ -28,7 +29,9 @@ def settings_from(args: argparse.Namespace, cases: int) -> RunSettings:
     return RunSettings(
         engine=EngineSpec.parse(args.engine),
         variant=args.variant,
-        only=args.only,
+        only=tuple(args.only or ()),
+        skip=tuple(args.skip or ()),
+        rules=tuple(args.rule or ()),
         examples=args.examples,
         seed=args.seed,
         timeouts=Timeouts(args.timeout, args.startup_timeout),
@@ -36,6 +39,10 @@ def settings_from(args: argparse.Namespace, cases: int) -> RunSettings:
         json_path=_path(args.json),
         junit_path=_path(args.junitxml),
         jsonl_path=_path(args.jsonl),
+        html_path=_path(args.html),
+        markdown_path=_path(args.markdown),
+        badge_dir=_path(args.badges),
+        since=args.since,
         budget=args.budget,
         max_engine_failures=args.max_engine_failures,
         maxfail=args.maxfail,
@@ -56,11 +63,30 @@ def run_conform(args: argparse.Namespace) -> int:
             settings.writable_dir(args.report_dir)
         except settings.SettingError as error:
             raise settings.SettingError(f"--report-dir {args.report_dir}: {error}") from None
+    if args.since is not None:
+        try:
+            version_key(args.since)
+        except ValueError as error:
+            raise settings.SettingError(f"--since: {error}") from None
     expectations = load_expectations(args.expectations) if args.expectations else None
-    cases = collect_cases(chosen.variant, chosen.only, chosen.examples, chosen.seed)
+    report_dir = args.report_dir or DEFAULT_REPORT_DIR
+    cases = collect_cases(chosen.variant, chosen.only, chosen.examples, chosen.seed,
+                          skip=chosen.skip, rules=chosen.rules)
+    if args.lf:
+        failed = lastfailed.read(report_dir)
+        if failed is None:
+            print(f"dominokit conform: --lf: no failures recorded in {report_dir}; running the "
+                  "whole selection", file=sys.stderr)
+        else:
+            chosen_ids = set(failed)
+            cases = [case for case in cases if case.id in chosen_ids]
     if not cases:
-        selection = " ".join(f"--{name} {value}" for name, value in
-                             (("variant", chosen.variant), ("only", chosen.only)) if value)
+        selection = " ".join(
+            f"--{name} {value}" for name, values in
+            (("variant", [args.variant] if args.variant else []), ("only", args.only or []),
+             ("skip", args.skip or []), ("rule", args.rule or [])) for value in values)
+        if args.lf:
+            selection = f"{selection} --lf".strip()
         print(f"dominokit conform: no case matches the selection ({selection or 'all'})",
               file=sys.stderr)
         return ExitStatus.NO_CASES
@@ -74,6 +100,8 @@ def run_conform(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("dominokit conform: interrupted; the reports hold what ran", file=sys.stderr)
         return ExitStatus.INTERRUPTED
+    if not report.interrupted and report.error is None:
+        lastfailed.write(report_dir, [record.case_id for record in report.failing()])
     if report.error is not None or report.write_errors:
         return ExitStatus.USAGE_ERROR
     return ExitStatus.OK if report.ok else ExitStatus.FAILED

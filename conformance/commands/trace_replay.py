@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from dominokit.conformance.cases.golden import judge
 from dominokit.conformance.cases.model import Case, Context, Outcome, run_case
@@ -29,9 +29,13 @@ from dominokit.conformance.kit.engines import (
     Timeouts,
     connect,
 )
+from dominokit.conformance.run.replay_html import Replayed
 from dominokit.conformance.run.report import format_outcome
 from dominokit.conformance.traces.model import Trace, load_trace
+from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
 from dominokit.reference.errors import DominokitError, SpecError
+
+JsonObject = dict[str, Any]
 
 COUNTED: Final = {"passed": "matched", "failed": "diverged", "errored": "errored",
                   "not_applicable": "not applicable"}
@@ -59,8 +63,40 @@ def _judged(trace: Trace, engine: Engine, ctx: Context) -> Outcome:
     return judge(trace, engine)
 
 
+def _pictured(path: Path, trace: Trace, outcome: Outcome, engine: Engine,
+              text: str) -> Replayed:
+    """The page's entry for one replayed trace: for a standalone hand, the states of the
+    reference and of the engine at the first divergent step (the end when it matched)."""
+    from dominokit.conformance.run import picture
+    from dominokit.reference.errors import DominokitError
+
+    if trace.kind != "hand" or len(trace.hands) != 1:
+        return Replayed(str(path), outcome.status, text)
+    hand = trace.hands[0]
+    actions = tuple(step.action for step in hand.steps)
+    step = outcome.step if outcome.status != "passed" else None
+    shown = list(actions if step is None else actions[:step])
+    try:
+        reference: JsonObject | None = picture.states_along(
+            trace.variant, trace.options, hand.deal, shown)[-1]
+    except (DominokitError, ValueError, KeyError):
+        reference = None
+    engine_state: JsonObject | None = None
+    if step is not None:
+        try:
+            engine.new_hand(trace.variant, dict(trace.options), dict(hand.deal))
+            for action in shown:
+                engine.apply(action)
+            engine_state = engine.state()
+        except (EngineFailure, EngineRejected, DominokitError):
+            engine_state = None
+    return Replayed(str(path), outcome.status, text, trace.variant, actions, step, reference,
+                    engine_state)
+
+
 def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: float = 10.0,
-                     out: TextIO | None = None, err: TextIO | None = None) -> int:
+                     out: TextIO | None = None, err: TextIO | None = None,
+                     html_path: str | None = None) -> int:
     """``dominokit trace replay [--engine CMD] FILE...``: replay each file on one engine.
 
     Exit status: 0 every file matched, 1 a file diverged (or the engine crashed, hung or broke
@@ -81,6 +117,7 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
         print(f"dominokit trace replay: {failure}", file=err)
         return ExitStatus.USAGE_ERROR
     counts = dict.fromkeys(COUNTED.values(), 0) | {"unreadable": 0}
+    pictured: list[Replayed] = []
     try:
         for path in files:
             trace = _load(path, err)
@@ -93,9 +130,23 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
                         description=trace.description)
             outcome = run_case(case, engine, ctx)
             counts[COUNTED[outcome.status]] += 1
-            out.write(format_outcome(str(path), outcome, diff_lines=None, width=None) + "\n")
+            text = format_outcome(str(path), outcome, diff_lines=None, width=None)
+            out.write(text + "\n")
+            if html_path is not None:
+                pictured.append(_pictured(path, trace, outcome, engine, text))
     finally:
         engine.close()
+    if html_path is not None:
+        from dominokit.conformance.atomic import write_atomically
+        from dominokit.conformance.run.replay_html import render
+
+        try:
+            write_atomically(html_path, render(pictured, engine_spec or "the reference").encode(),
+                             make_parents=True)
+        except OSError as error:
+            print(f"dominokit trace replay: cannot write {html_path}: "
+                  f"{error.strerror or error}", file=err)
+            return ExitStatus.USAGE_ERROR
     out.write(f"{len(files)} trace(s): "
               + ", ".join(f"{number} {label}" for label, number in counts.items()) + "\n")
     if counts["unreadable"]:

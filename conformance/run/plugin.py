@@ -1,18 +1,21 @@
 """pytest plugin: run the conformance suite as pytest items (``--dominokit-engine CMD``).
 
 Registered as the ``dominokit`` pytest11 entry point, so it loads wherever dominokit is
-installed; it therefore does nothing at all unless ``--dominokit-engine`` is given. Then every
-case becomes an item named by its case id, not-applicable cases are skipped, and a failure is
-reported with the same text as ``dominokit conform`` prints. It takes the same settings as the
-command (``--dominokit-timeout``, ``--dominokit-expectations``: an expected departure is an
-xfail, a stale one a failure) and checks them the same way: a bad value, or an engine that
-will not start, is one usage error (pytest's status 4), not a traceback per item.
+installed; it therefore does nothing at all unless ``--dominokit-engine`` (or the
+``dominokit_engine`` ini setting) is given. Then every case becomes an item whose node id is
+``dominokit::<case id>`` (an argument of that form selects the case, as a test's node id
+does), marked ``rule(id=...)`` for each rule it covers (``-m 'rule(id="R-SZC-04")'``);
+not-applicable cases are skipped, and a failure is reported with the same text as ``dominokit
+conform`` prints. It takes the same settings as the command, as options or ini settings
+(``dominokit_timeout``, ``dominokit_expectations``: an expected departure is an xfail, a stale
+one a failure; ``dominokit_report_dir``: where repro traces go, ``dominokit-report`` by default,
+as for the command) and checks them the same way: a bad value, or an engine that will not
+start, is one usage error (pytest's status 4), not a traceback per item.
 """
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,30 +35,62 @@ from dominokit.conformance.kit.engines import (
 from dominokit.conformance.run import settings
 from dominokit.conformance.run.expectations import Expectations, Judgement, load_expectations
 from dominokit.conformance.run.report import format_outcome
+from dominokit.conformance.run.settings import DEFAULT_REPORT_DIR
 from dominokit.reference.errors import DominokitError
 
 _SESSION = pytest.StashKey["_Session"]()
 
 
+NODE_PREFIX = "dominokit::"
+"""How every item's node id begins; an argument that begins so selects a case by its id."""
+
+_SETTINGS: tuple[tuple[str, str, str], ...] = (
+    # (name, metavar, help) of each setting, an option --dominokit-NAME and an ini dominokit_NAME
+    ("engine", "CMD", "run the conformance suite against this engine (command line, or "
+     "python:module:factory); without it the plugin does nothing"),
+    ("variant", "ID", "only cases of this variant"),
+    ("examples", "N", f"random hands per differential case (default {DEFAULT_EXAMPLES})"),
+    ("seed", "N", "seed of the generated cases (default 0)"),
+    ("timeout", "SECONDS", f"per-request engine timeout (default {DEFAULT_TIMEOUT:g})"),
+    ("expectations", "FILE", "known departures (YAML): expected ones xfail, stale ones fail"),
+    ("report_dir", "DIR", f"where repro traces are written (default {DEFAULT_REPORT_DIR})"),
+)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("dominokit", "dominokit conformance suite")
-    group.addoption("--dominokit-engine", metavar="CMD", default=None,
-                    help="run the conformance suite against this engine (command line, or "
-                    "python:module:factory); without it the plugin does nothing")
-    group.addoption("--dominokit-variant", metavar="ID", default=None,
-                    help="only cases of this variant")
-    group.addoption("--dominokit-only", metavar="GLOB", default=None,
-                    help="only cases whose id matches GLOB")
-    group.addoption("--dominokit-examples", metavar="N", default=DEFAULT_EXAMPLES,
-                    type=settings.argument_type(settings.at_least_one),
-                    help=f"random hands per differential case (default {DEFAULT_EXAMPLES})")
-    group.addoption("--dominokit-seed", metavar="N", type=int, default=0,
-                    help="seed of the generated cases (default 0)")
-    group.addoption("--dominokit-timeout", metavar="SECONDS", default=DEFAULT_TIMEOUT,
-                    type=settings.argument_type(settings.seconds),
-                    help=f"per-request engine timeout (default {DEFAULT_TIMEOUT:g})")
-    group.addoption("--dominokit-expectations", metavar="FILE", default=None,
-                    help="known departures (YAML): expected ones xfail, stale ones fail")
+    for name, metavar, text in _SETTINGS:
+        group.addoption(f"--dominokit-{name.replace('_', '-')}", dest=f"dominokit_{name}",
+                        metavar=metavar, default=None, help=text)
+        parser.addini(f"dominokit_{name}", text, default=None)
+    group.addoption("--dominokit-only", dest="dominokit_only", metavar="GLOB",
+                    action="append", default=None,
+                    help="only cases whose id matches GLOB (repeatable: any of them)")
+    parser.addini("dominokit_only", "only cases whose ids match one of these globs",
+                  type="linelist", default=[])
+
+
+def _setting(config: pytest.Config, name: str, check: Callable[[str], Any] | None = None,
+             default: Any = None) -> Any:
+    """A setting from its option, else its ini line, else ``default``; checked by ``check``
+    (a bad value is a usage error naming the option or ini setting it came from)."""
+    value = config.getoption(f"dominokit_{name}", None)
+    source = f"--dominokit-{name.replace('_', '-')}"
+    if value is None:
+        value = config.getini(f"dominokit_{name}")
+        source = f"ini setting dominokit_{name}"
+    if value is None or value == "":
+        return default
+    if check is None:
+        return value
+    try:
+        return check(str(value))
+    except (settings.SettingError, ValueError) as error:
+        raise pytest.UsageError(f"{source}: {error}") from None
+
+
+def _whole(text: str) -> int:
+    return int(text)
 
 
 class _Session:
@@ -70,14 +105,22 @@ class _Session:
             self.spec = EngineSpec.parse(spec)
         except EngineSpecError as error:
             raise pytest.UsageError(f"--dominokit-engine: {error}") from None
-        self.timeout: float = config.getoption("dominokit_timeout")
-        path = config.getoption("dominokit_expectations")
+        self.timeout: float = _setting(config, "timeout", settings.seconds, DEFAULT_TIMEOUT)
+        self.variant: str | None = _setting(config, "variant")
+        self.examples: int = _setting(config, "examples", settings.at_least_one,
+                                      DEFAULT_EXAMPLES)
+        self.seed: int = _setting(config, "seed", _whole, 0)
+        self.only: list[str] = list(config.getoption("dominokit_only", None)
+                                    or config.getini("dominokit_only") or [])
+        path = _setting(config, "expectations")
         try:
             self.expectations = load_expectations(path) if path else Expectations()
         except DominokitError as error:
-            raise pytest.UsageError(f"--dominokit-expectations: {error}") from None
+            raise pytest.UsageError(f"dominokit expectations: {error}") from None
         self.engine: Engine | None = None
-        self.ctx = Context(Path(tempfile.mkdtemp(prefix="dominokit-conform-")))
+        self.ids: list[str] = []
+        """Case ids given as ``dominokit::<id>`` arguments (none: every selected case)."""
+        self.ctx = Context(Path(_setting(config, "report_dir", None, DEFAULT_REPORT_DIR)))
 
     def start(self) -> None:
         """Open the engine and say hello; pytest.UsageError if it will not start."""
@@ -139,9 +182,20 @@ class CaseItem(pytest.Item):
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    spec = config.getoption("dominokit_engine", None)
-    if spec:
-        config.stash[_SESSION] = _Session(config, spec)
+    config.addinivalue_line("markers", "rule(id): a rule the dominokit case covers")
+    spec = _setting(config, "engine")
+    ids = [arg for arg in config.args if arg.startswith(NODE_PREFIX)]
+    if not spec:
+        if ids:
+            raise pytest.UsageError(f"{ids[0]}: a dominokit case runs only against an engine; "
+                                    "give --dominokit-engine (or the dominokit_engine ini "
+                                    "setting)")
+        return
+    session = _Session(config, spec)
+    session.ids = [arg.removeprefix(NODE_PREFIX) for arg in ids]
+    if ids:  # pytest would look for a file named "dominokit": the plugin collects these
+        config.args[:] = [arg for arg in config.args if not arg.startswith(NODE_PREFIX)]
+    config.stash[_SESSION] = session
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -162,13 +216,22 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 def _items(session: pytest.Session, config: pytest.Config) -> Iterator[CaseItem]:
+    settings_ = config.stash[_SESSION]
     try:
-        cases = collect_cases(config.getoption("dominokit_variant"),
-                              config.getoption("dominokit_only"),
-                              config.getoption("dominokit_examples"),
-                              config.getoption("dominokit_seed"))
+        cases = collect_cases(settings_.variant, settings_.ids or settings_.only or None,
+                              settings_.examples, settings_.seed)
     except DominokitError as error:
         raise pytest.UsageError(f"dominokit: {error}") from None
+    if settings_.ids:
+        found = {case.id for case in cases}
+        for wanted in settings_.ids:
+            if wanted not in found:
+                raise pytest.UsageError(f"dominokit: no case with id {wanted!r} "
+                                        "(dominokit conform --list lists them)")
+        cases = [case for case in cases if case.id in set(settings_.ids)]
     for case in cases:
-        yield CaseItem.from_parent(session, name=case.id, nodeid=f"dominokit::{case.id}",
-                                   case=case)
+        item = CaseItem.from_parent(session, name=case.id, nodeid=f"{NODE_PREFIX}{case.id}",
+                                    case=case)
+        for rule in case.rules:
+            item.add_marker(pytest.mark.rule(id=rule))
+        yield item

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dominokit.conformance.atomic import write_atomically
 from dominokit.conformance.cases.model import STATUSES, Case, Outcome
@@ -30,6 +30,9 @@ from dominokit.conformance.kit.driver import Hello
 from dominokit.conformance.run.causes import NOT_BLAMED, Cause, cause_of, group
 from dominokit.conformance.run.expectations import Expectations, Judgement
 from dominokit.spec import ruletext
+
+if TYPE_CHECKING:
+    from dominokit.conformance.cases.history import Entry
 
 DIFF_LINES_SHOWN = 80
 """Diff lines printed per failure on the terminal (the JSON report keeps all of them)."""
@@ -48,6 +51,10 @@ class CaseRecord:
     outcome: Outcome
     seconds: float
     judgement: Judgement
+    since: str | None = None
+    """The suite version that added or last changed the case."""
+    changes: tuple[Entry, ...] = ()
+    """What the changelog says about the case since the version given by ``--since``."""
 
     def to_json(self) -> dict[str, Any]:
         """The case record of the JSON report."""
@@ -61,11 +68,24 @@ class CaseRecord:
             "variant": self.variant,
             "options": self.options,
             "covers": list(self.covers),
+            "since": self.since,
+            "changes": [{"version": e.version, "section": e.section, "text": e.text}
+                        for e in self.changes],
             **self.outcome.to_json(),
             "seconds": round(self.seconds, 4),
             "expectation": expectation,
             "verdict": self.judgement.verdict,
         }
+
+
+def kit_version() -> str:
+    """The installed dominokit package's version (the kit's, not the suite's)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("dominokit")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "(not installed)"
 
 
 def _now() -> datetime:
@@ -98,6 +118,7 @@ class Report:
     settings: dict[str, object]
     expectations: Expectations = field(default_factory=Expectations)
     hello: Hello | None = None
+    kit_version: str = field(default_factory=kit_version)
     started: datetime = field(default_factory=_now)
     finished: datetime | None = None
     interrupted: bool = False
@@ -111,13 +132,73 @@ class Report:
     """Reports that could not be written (the run keeps its verdict; the CLI exits 4)."""
     readings: list[dict[str, Any]] = field(default_factory=list)
     """What ``--diagnose`` found: ``{"rule", "reading", "matches", ...}`` per reading tried."""
+    since: str | None = None
+    """The suite version the engine's author names (``--since``): failures in cases newer
+    than it are counted apart, with what the changelog says about each."""
+    published: dict[str, str | Path | None] = field(default_factory=dict)
+    """Where the published forms go (``html``, ``markdown``, ``badges``; None: not asked)."""
 
     def add(self, case: Case, outcome: Outcome, seconds: float) -> CaseRecord:
         """Record one case's outcome, judged against the expectations."""
+        from dominokit.conformance.cases import history
+
+        changes: tuple[Entry, ...] = ()
+        if self.since is not None:
+            changes = tuple(history.load().entries(case.id, self.since))
         record = CaseRecord(case.id, case.kind, case.variant, dict(case.options), case.rules,
-                            outcome, seconds, self.expectations.judge(case.id, outcome.status))
+                            outcome, seconds, self.expectations.judge(case.id, outcome.status),
+                            case.since, changes)
         self.records.append(record)
         return record
+
+    def failing(self) -> list[CaseRecord]:
+        """The records that fail the run."""
+        return [record for record in self.records if not record.judgement.ok]
+
+    def since_summary(self) -> dict[str, Any] | None:
+        """The failures counted against ``since``: how many, how many in newer cases, and
+        those by the version that added or changed their case (None without ``--since``)."""
+        if self.since is None:
+            return None
+        from dominokit.conformance.cases.history import version_key
+
+        floor = version_key(self.since)
+        by_version: dict[str, int] = {}
+        for record in self.failing():
+            if record.since is not None and version_key(record.since) > floor:
+                by_version[record.since] = by_version.get(record.since, 0) + 1
+        return {"version": self.since, "failures": len(self.failing()),
+                "newer": sum(by_version.values()),
+                "by_version": dict(sorted(by_version.items(),
+                                          key=lambda item: version_key(item[0])))}
+
+    def since_lines(self) -> list[str]:
+        """``--since 1.0.0: 3 failures, all in cases new in 2.0.0``, then each changelog entry
+        behind those failures with the cases it concerns."""
+        summary = self.since_summary()
+        if summary is None:
+            return []
+        failures, newer = summary["failures"], summary["newer"]
+        versions = ", ".join(summary["by_version"])
+        noun = "failure" if failures == 1 else "failures"
+        if failures == 0:
+            text = "no failures"
+        elif newer == failures:
+            text = f"{failures} {noun}, all in cases new in {versions}"
+        elif newer == 0:
+            text = f"{failures} {noun}, none in cases newer than {self.since}"
+        else:
+            text = (f"{failures} {noun}, {newer} in cases new in {versions}, "
+                    f"{failures - newer} in cases of {self.since} or before")
+        lines = [f"--since {self.since}: {text}"]
+        entries: dict[Entry, list[str]] = {}
+        for record in self.failing():
+            for entry in record.changes:
+                entries.setdefault(entry, []).append(record.case_id)
+        for entry, ids in entries.items():
+            lines.append(f"  {entry.version} ({entry.section.lower()}): {entry.text}")
+            lines.append(f"    failing here: {', '.join(ids)}")
+        return lines
 
     def finish(self, case_ids: list[str]) -> None:
         """Close the run; note expectation entries that matched none of the selected cases."""
@@ -167,20 +248,41 @@ class Report:
         if self.expectations.entries and extra:
             line += f" [{', '.join(extra)}]"
         line += (f" (suite {self.suite_version}, protocol {self.protocol_version}, "
-                 f"engine {self.engine_label()})")
+                 f"kit {self.kit_version}, engine {self.engine_label()})")
         if self.interrupted:
             line += " INTERRUPTED"
         return line
 
+    def summary(self) -> dict[str, Any]:
+        """The report's ``summary``: counts, the verdict, counts by variant and kind, and
+        the failures counted against ``--since``."""
+        return {**self.counts(), "ok": self.ok, "by_variant": self.counts_by("variant"),
+                "by_kind": self.counts_by("kind"), "since": self.since_summary()}
+
+    def header_json(self) -> dict[str, Any]:
+        """The JSON lines report's first record: what runs, before any case has."""
+        return {"type": "header", "suite_version": self.suite_version,
+                "protocol_version": self.protocol_version, "kit_version": self.kit_version,
+                "engine": self.engine, "settings": self.settings,
+                "started": _stamp(self.started)}
+
+    def summary_json(self) -> dict[str, Any]:
+        """The JSON lines report's last record: how the run ended, and its summary."""
+        return {"type": "summary", "finished": _stamp(self.finished),
+                "interrupted": self.interrupted, "stopped": self.stopped,
+                "error": self.error, "engine": {"command": self.engine, "hello": hello_json(
+                    self.hello) if self.hello else None},
+                "protocol_version": self.protocol_version, "summary": self.summary()}
+
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring)."""
-        counts = self.counts()
         causes = self.causes()
         of = cause_of(causes)
         blame = {case_id: cause.rule for cause in causes for case_id in cause.cases}
         return {
             "suite_version": self.suite_version,
             "protocol_version": self.protocol_version,
+            "kit_version": self.kit_version,
             "engine": {"command": self.engine,
                        "hello": hello_json(self.hello) if self.hello else None},
             "settings": self.settings,
@@ -192,8 +294,7 @@ class Report:
             "expectations": {"file": self.expectations.source,
                              "unused": self.unused_expectations}
             if self.expectations.entries else None,
-            "summary": {**counts, "ok": self.ok, "by_variant": self.counts_by("variant"),
-                        "by_kind": self.counts_by("kind")},
+            "summary": self.summary(),
             "causes": [cause.to_json() for cause in causes],
             "readings": list(self.readings),
             "rules": ruletext.cited(sorted({rule for record in self.records
@@ -202,10 +303,13 @@ class Report:
                        "blame": blame.get(record.case_id)} for record in self.records],
         }
 
+    def json_bytes(self) -> bytes:
+        """The JSON report as written."""
+        return (json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n").encode()
+
     def write_json(self, path: str | Path) -> None:
         """Write the JSON report whole (parent directories are made); OSError if it cannot."""
-        text = json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
-        write_atomically(path, text.encode("utf-8"), make_parents=True)
+        write_atomically(path, self.json_bytes(), make_parents=True)
 
     def junit(self) -> ET.ElementTree:
         """The run as JUnit XML: one testcase per case; failure, error or skipped elements.
@@ -228,6 +332,7 @@ class Report:
         properties = ET.SubElement(suite, "properties")
         for name, value in (("suite_version", self.suite_version),
                             ("protocol_version", str(self.protocol_version)),
+                            ("kit_version", self.kit_version),
                             ("engine", self.engine_label())):
             ET.SubElement(properties, "property", {"name": name, "value": value})
         for record in self.records:
@@ -259,12 +364,15 @@ class Report:
         ET.indent(root)
         return ET.ElementTree(root)
 
-    def write_junit(self, path: str | Path) -> None:
-        """Write the JUnit XML report whole (parent directories are made); OSError if not."""
+    def junit_bytes(self) -> bytes:
+        """The JUnit XML report as written."""
         buffer = io.BytesIO()
         self.junit().write(buffer, encoding="utf-8", xml_declaration=True)
-        data = buffer.getvalue()
-        write_atomically(path, data + b"\n", make_parents=True)
+        return buffer.getvalue() + b"\n"
+
+    def write_junit(self, path: str | Path) -> None:
+        """Write the JUnit XML report whole (parent directories are made); OSError if not."""
+        write_atomically(path, self.junit_bytes(), make_parents=True)
 
 
 def count_text(counts: dict[str, int]) -> str:

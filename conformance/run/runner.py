@@ -35,10 +35,10 @@ from dominokit.conformance.kit.engines import (
     connect,
     greet,
 )
-from dominokit.conformance.run import workers
+from dominokit.conformance.run import publish, workers
 from dominokit.conformance.run.expectations import Expectations, load_expectations
 from dominokit.conformance.run.report import CaseRecord, Report
-from dominokit.conformance.run.settings import DEFAULT_MAX_ENGINE_FAILURES, RunSettings
+from dominokit.conformance.run.settings import DEFAULT_MAX_ENGINE_FAILURES, STDOUT, RunSettings
 from dominokit.conformance.run.stream import Stream, open_stream
 from dominokit.conformance.run.terminal import Terminal
 from dominokit.conformance.wire.protocol import PROTOCOL_VERSION
@@ -117,7 +117,8 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
     ``Report.write_errors``.
     """
     if cases is None:
-        cases = collect_cases(settings.variant, settings.only, settings.examples, settings.seed)
+        cases = collect_cases(settings.variant, settings.only, settings.examples, settings.seed,
+                              skip=settings.skip, rules=settings.rules)
     parallel = engine is None and settings.workers > 1 and len(cases) > 1
     if parallel and not workers.available():
         raise ConformanceError("parallel workers need fork(), which this platform lacks")
@@ -127,7 +128,10 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
         engine=settings.engine.label if engine is None else repr(engine),
         settings=settings.to_json(),
         expectations=expectations or Expectations(),
+        since=settings.since,
     )
+    report.published = {"html": settings.html_path, "markdown": settings.markdown_path,
+                        "badges": settings.badge_dir}
     lines = open_stream(settings.jsonl_path, report)
     start = _starter(settings.engine, settings.timeouts, engine)
     pool: workers.Pool = (
@@ -135,6 +139,8 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
                            min(settings.workers, len(cases))) if parallel
         else workers.SerialPool(cases, start, settings.report_dir, owned=engine is None))
     # After the fork: a worker must hold no thread of the parent's (the heartbeat).
+    if out is None and settings.to_stdout():  # the terminal's lines out of a report's way
+        out = sys.stderr
     terminal = Terminal(out or sys.stdout, total=len(cases), progress=settings.progress,
                         color=settings.color, err=err, verbosity=settings.verbosity)
     pool.on_progress = lambda sent: _progress(terminal, lines, report, cases[sent.index].id,
@@ -152,6 +158,7 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
     finally:
         pool.close(now=report.interrupted)
         report.finish([case.id for case in cases])
+        lines.write_summary(report)
         lines.close()
         _write_reports(report, settings.json_path, settings.junit_path)
         terminal.finish(report)
@@ -260,22 +267,28 @@ def _add(report: Report, lines: Stream, case: Case, outcome: Outcome,
 
 def _write_reports(report: Report, json_path: Path | None, junit_path: Path | None) -> None:
     """Write each report asked for; one that fails does not stop the other."""
-    for path, what, write in ((json_path, "JSON report", report.write_json),
-                              (junit_path, "JUnit XML report", report.write_junit)):
+    for path, what, write, text_of in (
+            (json_path, "JSON report", report.write_json, report.json_bytes),
+            (junit_path, "JUnit XML report", report.write_junit, report.junit_bytes)):
         if path is None:
             continue
         try:
+            if str(path) == STDOUT:
+                sys.stdout.write(text_of().decode("utf-8"))
+                sys.stdout.flush()
+                continue
             write(path)
         except OSError as error:
             report.write_errors.append(
                 f"cannot write the {what} to {path}: {error.strerror or error}")
+    publish.write_published(report)
 
 
 def run_suite(
     engine_spec: str | Engine | None = None,
     *,
     variant: str | None = None,
-    only: str | None = None,
+    only: str | Sequence[str] | None = None,
     examples: int | None = None,
     seed: int = 0,
     timeout: float | None = None,
@@ -294,6 +307,12 @@ def run_suite(
     maxfail: int = 0,
     workers: int = 1,
     jsonl_path: str | Path | None = None,
+    skip: Sequence[str] = (),
+    rules: Sequence[str] = (),
+    since: str | None = None,
+    html_path: str | Path | None = None,
+    markdown_path: str | Path | None = None,
+    badge_dir: str | Path | None = None,
     verbosity: int = 0,
     diagnose: bool = False,
 ) -> Report:
@@ -317,6 +336,8 @@ def run_suite(
                           else startup_timeout),
         report_dir=defaults.report_dir if report_dir is None else Path(report_dir),
         json_path=_path(json_path), junit_path=_path(junit_path), jsonl_path=_path(jsonl_path),
+        skip=tuple(skip), rules=tuple(rules), since=since, html_path=_path(html_path),
+        markdown_path=_path(markdown_path), badge_dir=_path(badge_dir),
         budget=budget, max_engine_failures=max_engine_failures, maxfail=maxfail,
         workers=workers, progress=progress, color=color, verbosity=verbosity,
         diagnose=diagnose)

@@ -12,7 +12,7 @@ import argparse
 import contextlib
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -130,6 +130,9 @@ def usable_cpus() -> int:
 DEFAULT_REPORT_DIR: Final = "dominokit-report"
 """Where repro traces are written (``--report-dir``)."""
 
+STDOUT: Final = "-"
+"""A report path that means standard output (the terminal's lines then go to stderr)."""
+
 DEFAULT_MAX_ENGINE_FAILURES: Final = 3
 """Cases in a row whose engine timed out or crashed before a run stops
 (``--max-engine-failures``)."""
@@ -148,7 +151,9 @@ class RunSettings:
 
     engine: EngineSpec = field(default_factory=lambda: EngineSpec.parse(None))
     variant: str | None = None
-    only: str | None = None
+    only: str | Sequence[str] | None = None
+    skip: Sequence[str] = ()
+    rules: Sequence[str] = ()
     examples: int = DEFAULT_EXAMPLES
     seed: int = 0
     timeouts: Timeouts = field(default_factory=Timeouts)
@@ -156,6 +161,11 @@ class RunSettings:
     json_path: Path | None = None
     junit_path: Path | None = None
     jsonl_path: Path | None = None
+    html_path: Path | None = None
+    markdown_path: Path | None = None
+    badge_dir: Path | None = None
+    since: str | None = None
+    """The suite version the engine's author names (``--since``)."""
     budget: float | None = None
     max_engine_failures: int = DEFAULT_MAX_ENGINE_FAILURES
     maxfail: int = 0
@@ -169,7 +179,8 @@ class RunSettings:
 
     def to_json(self) -> dict[str, object]:
         """The settings as the JSON report records them."""
-        return {"variant": self.variant, "only": self.only, "examples": self.examples,
+        only = [self.only] if isinstance(self.only, str) else list(self.only or ())
+        return {"variant": self.variant, "only": only, "examples": self.examples,
                 "seed": self.seed, "timeout": self.timeouts.request,
                 "startup_timeout": self.timeouts.startup, "report_dir": str(self.report_dir),
                 "budget": self.budget, "max_engine_failures": self.max_engine_failures,
@@ -181,10 +192,19 @@ class RunSettings:
         not a reason to run nothing, so a read-only checkout can still be tested)."""
         for option, path, check in (("--json", self.json_path, writable_file),
                                     ("--junitxml", self.junit_path, writable_file),
-                                    ("--jsonl", self.jsonl_path, writable_file)):
-            if path is None:
+                                    ("--jsonl", self.jsonl_path, writable_file),
+                                    ("--html", self.html_path, writable_file),
+                                    ("--markdown", self.markdown_path, writable_file),
+                                    ("--badges", self.badge_dir, writable_dir)):
+            if path is None or (str(path) == STDOUT and option != "--badges"):
                 continue
             try:
                 check(path)
             except SettingError as error:
                 raise SettingError(f"{option} {path}: {error}") from None
+
+    def to_stdout(self) -> bool:
+        """Whether a report goes to standard output (``-``)."""
+        return any(str(path) == STDOUT for path in (
+            self.json_path, self.junit_path, self.jsonl_path, self.html_path,
+            self.markdown_path) if path is not None)

@@ -185,6 +185,7 @@ class Terminal:
             lines.extend(self._slowest(report))
             lines.extend(self._by(report, "variant"))
             lines.extend(self._by(report, "kind"))
+        lines.extend(report.since_lines())
         if lines:
             self._write("\n".join(lines) + "\n")
         if report.error:

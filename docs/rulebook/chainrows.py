@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from dominokit.rulebook import diagrams
+from dominokit.conformance.run import diagrams
 from dominokit.rulebook.captions import say
 from dominokit.rulebook.i18n import EN, Lang
 

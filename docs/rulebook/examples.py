@@ -13,11 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from dominokit.conformance.run import diagrams
 from dominokit.conformance.traces import Trace, leading_comments, reference_engine
 from dominokit.conformance.traces.engine import EngineLike
 from dominokit.conformance.traces.model import Step
 from dominokit.reference import Action, Variant
-from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import TRACE_FORMAT_PAGE, Book, JsonObject, TraceInfo
 from dominokit.rulebook.captions import count, say
 from dominokit.rulebook.card import game_name

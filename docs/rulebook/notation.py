@@ -13,8 +13,8 @@ from importlib import resources
 
 import yaml
 
+from dominokit.conformance.run import diagrams
 from dominokit.reference import Action, load_variant, variant_ids
-from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import NOTATION_PAGE, Book, JsonObject
 from dominokit.rulebook.text import code, figure
 

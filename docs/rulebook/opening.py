@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from dominokit.conformance.traces import Trace
 from dominokit.reference import Action, Variant
-from dominokit.reference import board as board_rules
+from dominokit.reference import board_plain as board_rules
 from dominokit.rulebook.book import (
     NOTATION_PAGE,
     OPENING_PAGE,

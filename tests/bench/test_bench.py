@@ -8,19 +8,17 @@ have the expected shape, that the hand-written block engine plays the reference'
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from dominokit.bench import playouts, published
 from dominokit.bench.blockengine import BlockHand
-from dominokit.bench.command import BEGIN, END
 from dominokit.conformance.cases import oracle
 from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.reference import variant_ids
+from tests.bench.quickbench import SECTIONS, QuickBench
 
 MINE = ("playouts", "pijanowski")
 BLOCK = "classic_block"
@@ -29,23 +27,18 @@ BLOCK = "classic_block"
 
 
 @pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> tuple[int, dict[str, Any], str]:
-    folder = tmp_path_factory.mktemp("bench")
-    page = folder / "performance.md"
-    page.write_text(f"# Performance\n\nhand-written\n\n{BEGIN}\nstale results\n{END}\n\ntail\n")
-    out = folder / "bench.json"
-    status = main(["bench", "--quick", "--section", *MINE, "--json", str(out),
-                   "--write-page", str(page)])
-    return status, json.loads(out.read_text()), page.read_text()
+def quick(quick_bench: QuickBench) -> QuickBench:
+    """The session's one quick run (tests/bench/conftest.py)."""
+    return quick_bench
 
 
-def test_quick_run_writes_json_with_every_section(quick: tuple[int, dict[str, Any], str]) -> None:
-    status, report, _ = quick
+def test_quick_run_writes_json_with_every_section(quick: QuickBench) -> None:
+    status, report = quick.status, quick.report
     assert status == ExitStatus.OK
     assert report["format"] == 1 and report["quick"] is True
     assert set(report["machine"]) >= {"python", "implementation", "platform", "cpus"}
-    assert [s["name"] for s in report["sections"]] == list(MINE)
-    for section in report["sections"]:
+    assert [s["name"] for s in report["sections"]] == list(SECTIONS)
+    for section in map(quick.section, MINE):
         assert set(section) == {"name", "order", "title", "seconds", "figures", "ratios", "notes"}
         assert section["figures"]
         for figure in section["figures"]:
@@ -58,9 +51,8 @@ def test_quick_run_writes_json_with_every_section(quick: tuple[int, dict[str, An
             assert ratio["met"] == (ratio["median"] >= ratio["target"])
 
 
-def test_playouts_cover_every_variant_and_the_block_contenders(
-        quick: tuple[int, dict[str, Any], str]) -> None:
-    section = quick[1]["sections"][0]
+def test_playouts_cover_every_variant_and_the_block_contenders(quick: QuickBench) -> None:
+    section = quick.section("playouts")
     labels = {f["label"] for f in section["figures"]}
     for variant in variant_ids():
         for options in oracle.option_sets(variant):
@@ -79,18 +71,18 @@ def test_playouts_cover_every_variant_and_the_block_contenders(
     assert len(chains) == 3  # poldomino, progressive, szczerbak against classic_block
 
 
-def test_pijanowski_section_has_both_boards(quick: tuple[int, dict[str, Any], str]) -> None:
-    labels = {f["label"] for f in quick[1]["sections"][1]["figures"]}
+def test_pijanowski_section_has_both_boards(quick: QuickBench) -> None:
+    labels = {f["label"] for f in quick.section("pijanowski")["figures"]}
     for size in ("6x12", "12x12"):
         assert f"pijanowski {size} mid-game: legal-action generation: positions/s" in labels
         assert f"pijanowski {size} mid-game: lake scoring: placements/s" in labels
-    ratios = {r["label"]: r["target"] for r in quick[1]["sections"][1]["ratios"]}
+    ratios = {r["label"]: r["target"] for r in quick.section("pijanowski")["ratios"]}
     assert ratios["pijanowski 12x12 mid-game: frontier kept / board rescanned "
                   "(legal-action generation)"] == 10.0
 
 
-def test_page_gets_the_tables_between_its_markers(quick: tuple[int, dict[str, Any], str]) -> None:
-    page = quick[2]
+def test_page_gets_the_tables_between_its_markers(quick: QuickBench) -> None:
+    page = quick.page
     assert page.startswith("# Performance\n\nhand-written\n\n") and page.endswith("\n\ntail\n")
     assert "stale results" not in page
     assert "| figure | median | min .. max | runs |" in page

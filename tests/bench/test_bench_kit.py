@@ -6,26 +6,24 @@ the kit's targets name (every verb and Pijanowski's opening; 1 and 2 workers, th
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from dominokit.bench import protocol
-from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.wire.protocol import COMMANDS
+from tests.bench.quickbench import QuickBench
 
 SECTIONS = ("protocol", "conform")
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("bench") / "bench.json"
-    status = main(["bench", "--quick", "--section", *SECTIONS, "--json", str(out)])
-    assert status == ExitStatus.OK
-    data: dict[str, Any] = json.loads(out.read_text())
-    return data
+def report(quick_bench: QuickBench) -> dict[str, Any]:
+    """The session's one quick run (tests/bench/conftest.py), which has both sections."""
+    assert quick_bench.status == ExitStatus.OK
+    assert set(SECTIONS) <= {s["name"] for s in quick_bench.report["sections"]}
+    return quick_bench.report
 
 
 def _section(report: dict[str, Any], name: str) -> dict[str, Any]:

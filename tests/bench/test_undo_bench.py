@@ -3,23 +3,20 @@ with anything here; bench/perft.py measures, the tests only look at the shape)."
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
 from dominokit.bench import perft
-from dominokit.conformance.commands.cli import main
 from dominokit.conformance.exit_status import ExitStatus
+from tests.bench.quickbench import QuickBench
 
 
 @pytest.fixture(scope="module")
-def section(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    out = tmp_path_factory.mktemp("bench") / "bench.json"
-    assert main(["bench", "--quick", "--section", "perft", "--json", str(out)]) == ExitStatus.OK
-    report: dict[str, Any] = json.loads(out.read_text())
-    (only,) = report["sections"]
-    return only
+def section(quick_bench: QuickBench) -> dict[str, Any]:
+    """The perft section of the session's one quick run (tests/bench/conftest.py)."""
+    assert quick_bench.status == ExitStatus.OK
+    return quick_bench.section("perft")
 
 
 def test_every_count_is_timed_three_ways(section: dict[str, Any]) -> None:
@@ -35,7 +32,7 @@ def test_every_count_is_timed_three_ways(section: dict[str, Any]) -> None:
         assert figure["unit"] == "nodes/s" and 0 < figure["min"] <= figure["max"]
 
 
-def test_the_undo_ratio_carries_issue_10s_target(section: dict[str, Any]) -> None:
+def test_the_undo_ratio_carries_its_target_of_a_third(section: dict[str, Any]) -> None:
     targets = {r["label"]: r["target"] for r in section["ratios"]}
     assert len(targets) == 3 * len(perft.counts())
     undo = [label for label in targets if label.endswith("protocol with undo / in-process")]

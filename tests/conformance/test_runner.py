@@ -111,9 +111,9 @@ def test_reference_passes_and_reports(tmp_path: Path) -> None:
     assert report.ok
     assert report.counts()["passed"] == len(cases)
     data = json.loads((tmp_path / "r.json").read_text())
-    assert set(data) == {"suite_version", "protocol_version", "engine", "settings", "started",
-                         "finished", "interrupted", "stopped", "error", "expectations",
-                         "summary", "causes", "readings", "rules", "cases"}
+    assert set(data) == {"suite_version", "protocol_version", "kit_version", "engine",
+                         "settings", "started", "finished", "interrupted", "stopped", "error",
+                         "expectations", "summary", "causes", "readings", "rules", "cases"}
     assert (data["suite_version"], data["protocol_version"]) == (SUITE_VERSION,
                                                                  PROTOCOL_VERSION)
     assert data["engine"]["hello"]["name"] == "dominokit-reference"
@@ -130,7 +130,7 @@ def test_reference_passes_and_reports(tmp_path: Path) -> None:
     last = out.getvalue().strip().splitlines()[-1]
     assert re.fullmatch(
         rf"dominokit conform: {len(cases)} passed, 0 failed, 0 errored, 0 not applicable "
-        rf"\(suite {re.escape(SUITE_VERSION)}, protocol {PROTOCOL_VERSION}, "
+        rf"\(suite {re.escape(SUITE_VERSION)}, protocol {PROTOCOL_VERSION}, kit \S+, "
         r"engine dominokit-reference \S+\)", last), last
 
 
@@ -245,9 +245,13 @@ def test_failure_names_rules_step_diff_and_a_replayable_repro(tmp_path: Path) ->
 
 def test_random_failures_are_shrunk_and_written(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """More random hands than the default run records: hypothesis draws them, and shrinks."""
+    from dominokit.conformance.cases.random_hands import RECORDED
+
     monkeypatch.setattr(differential, "search", lambda *args: differential.Found((), ()))
     broken = PoldominoMutualPassNeverEnds
-    cases = collect_cases("poldomino", only="differential/poldomino/default", examples=20)
+    cases = collect_cases("poldomino", only="differential/poldomino/default",
+                          examples=RECORDED + 1)
     report = run_suite(InProcessEngine(broken(), broken), cases=cases, report_dir=tmp_path,
                        out=io.StringIO())
     outcome = report.records[0].outcome
@@ -591,8 +595,9 @@ def test_the_default_run_reports_what_it_reported_before_the_rooms(tmp_path: Pat
                    "--report-dir", str(tmp_path / "rd"), "--color", "never"])
     assert status == ExitStatus.OK
     before = json.loads(BEFORE_THE_ROOMS.read_text(encoding="utf-8"))["cases"]
-    # Keys added since (a case's cause, blame, knock_on) and cases added since (the request
-    # cases of the contract's last gaps) are left out: the records that were are unchanged.
+    # Keys added since the snapshot (since and changes with suite 2.0.0's history; a case's
+    # cause, blame, knock_on) and cases added since (the request cases of the contract's last
+    # gaps) are left out: the records that were are unchanged.
     kept = {key for record in before for key in record}
     ids = {record["id"] for record in before}
     got = [{key: value for key, value in record.items() if key in kept}

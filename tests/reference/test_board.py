@@ -12,15 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dominokit.reference.board import (
+from dominokit.reference.board import new_lakes, placements
+from dominokit.reference.board_plain import (
     Cell,
     Grid,
     colour,
     contact_violation,
     empty_grid,
-    new_lakes,
     place,
-    placements,
     regions,
     same_field,
 )

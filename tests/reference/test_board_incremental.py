@@ -29,7 +29,8 @@ from dominokit.reference import (
 )
 from dominokit.reference import board as board_module
 from dominokit.reference.board import Cell, brought_up, frontier_around, pairs_of, scan_frontier
-from dominokit.reference.state import BoardPlacement, BoardTable, evolve
+from dominokit.reference.board_table import BoardPlacement, BoardTable
+from dominokit.reference.state import evolve
 
 SMALL: list[dict[str, object]] = [{}, {"lake_rule": "newly_enclosed"}, {"hand_size": 14}]
 EXAMPLES = settings().max_examples

@@ -24,6 +24,7 @@ MAPPED = {
     "spec": "spec",
     "reference": "reference",
     "conformance": "conformance",
+    "bench": "bench",
     "rulebook": "docs/rulebook",
 }
 """Each import name under ``dominokit.`` and the folder of the repository it maps to."""
@@ -36,8 +37,18 @@ def test_the_mapping_folder_points_at_the_top_level_folders() -> None:
         assert os.readlink(link) == f"../{folder}", "a relative link works in any copy"
         assert link.resolve() == (REPO / folder).resolve()
         assert (link / "__init__.py").is_file(), f"dominokit.{name} is a package"
-    assert sorted(path.name for path in (REPO / "dominokit").iterdir()) == sorted(MAPPED)
-    assert not (REPO / "dominokit" / "__init__.py").exists(), "dominokit is a namespace package"
+    own = ["__init__.py", "__main__.py", "py.typed"]  # the package's own short import
+    assert sorted(path.name for path in (REPO / "dominokit").iterdir()) == sorted([*MAPPED,
+                                                                                    *own])
+    # dominokit/__init__.py gives the short import (``from dominokit import conform``) lazily:
+    # importing dominokit.spec or dominokit.reference loads nothing of the kit.
+    import subprocess
+    import sys
+
+    loaded = subprocess.run([sys.executable, "-c", "import sys, dominokit.spec; "
+                             "print('dominokit.conformance' in sys.modules)"],
+                            capture_output=True, text=True, check=True, cwd=REPO)
+    assert loaded.stdout.strip() == "False"
 
 
 def test_an_editable_install_runs_this_checkout() -> None:

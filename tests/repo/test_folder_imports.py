@@ -204,6 +204,30 @@ def test_a_planted_loop_is_found() -> None:
     assert cycles({"a": {"b"}, "b": set()}) == []
 
 
+ROOMS = ("wire", "serve", "kit", "traces", "cases", "run", "export", "commands")
+"""The kit's rooms in their order: each imports only the floor (the modules at the top of
+``conformance/``) and the rooms before it (``conformance/__init__.py`` says why)."""
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[:2] != ["dominokit", "conformance"] or len(parts) < 4:
+        return None
+    return parts[2] if parts[2] in ROOMS else None
+
+
+def test_each_room_of_the_kit_imports_only_the_rooms_before_it() -> None:
+    upward = [f"{module} imports {other}"
+              for module, imports in import_graph().items()
+              for other in imports
+              if (mine := _room(module)) is not None and (theirs := _room(other)) is not None
+              and ROOMS.index(theirs) > ROOMS.index(mine)]
+    assert not upward, "imports that run back up:\n" + "\n".join(sorted(upward))
+    rooms = {path.name for path in (REPO / "conformance").iterdir()
+             if path.is_dir() and (path / "__init__.py").is_file()}
+    assert rooms == set(ROOMS), "a room of conformance/ is missing from ROOMS, or gone"
+
+
 def test_no_module_is_long_enough_to_hide_several_jobs() -> None:
     lengths = {module: len(path.read_text(encoding="utf-8").splitlines())
                for module, path in _modules().items()}

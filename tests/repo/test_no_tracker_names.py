@@ -30,6 +30,8 @@ def test_no_file_names_a_tracker_number() -> None:
     found = []
     for name in files:
         path = REPO / name
+        if path == Path(__file__).resolve():  # its own examples of what it looks for
+            continue
         if path.suffix not in TEXT or path.is_symlink() or not path.is_file():
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8",

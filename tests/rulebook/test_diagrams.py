@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from dominokit.conformance.run import diagrams
+from dominokit.conformance.run.diagrams import BoardTile, ChainStyle
 from dominokit.reference import Deal, apply_action, new_hand
-from dominokit.rulebook import diagrams
-from dominokit.rulebook.diagrams import BoardTile, ChainStyle
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 UPDATE = os.environ.get("DOMINOKIT_UPDATE_SNAPSHOTS") == "1"

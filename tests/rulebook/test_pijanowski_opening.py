@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from dominokit.reference import board as ref_board
+from dominokit.reference import board_plain
 from dominokit.rulebook import pijanowski_opening as po
 
 pytestmark = pytest.mark.rule("R-PIJ-12", "R-PIJ-05", "R-PIJ-06", "R-PIJ-07")
@@ -123,7 +124,7 @@ def _reference_count(lake_rule: str) -> int:
     steps = [(t, tile, j == len(turn.tiles) - 1)
              for t, turn in enumerate(po.PUBLISHED) for j, tile in enumerate(turn.tiles)]
 
-    def visit(grid: ref_board.Grid, depth: int, left: int, first: bool) -> Iterator[None]:
+    def visit(grid: board_plain.Grid, depth: int, left: int, first: bool) -> Iterator[None]:
         if depth == len(steps):
             yield None
             return
@@ -132,16 +133,16 @@ def _reference_count(lake_rule: str) -> int:
         for cells in ref_board.placements(grid, low, high, first):
             if first and not _top_left_facing(cells):
                 continue
-            points = (low + high) * (2 if ref_board.same_field(*cells) else 1)
+            points = (low + high) * (2 if board_plain.same_field(*cells) else 1)
             if points > left:
                 continue
-            after = ref_board.place(grid, cells, (low, high))
+            after = board_plain.place(grid, cells, (low, high))
             lakes = ref_board.new_lakes(grid, after, cells, 4, lake_rule)
             rest = left - points - 4 * sum(len(lake) for lake in lakes)
             if rest == 0 or (rest > 0 and not closes):
                 yield from visit(after, depth + 1, -1 if closes else rest, False)
 
-    grid = ref_board.empty_grid(po.ROWS, po.COLS)
+    grid = board_plain.empty_grid(po.ROWS, po.COLS)
     return sum(1 for _ in visit(grid, 0, -1, True))
 
 

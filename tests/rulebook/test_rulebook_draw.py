@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from dominokit.conformance.run.diagrams import ChainStyle
 from dominokit.rulebook import Book, build_pages
 from dominokit.rulebook import coverage as cov
 from dominokit.rulebook.chainrows import ROW_WIDTH, pieces
 from dominokit.rulebook.coverage import coverage, trace_page
-from dominokit.rulebook.diagrams import ChainStyle
 from dominokit.rulebook.placement import hardest_tiles
 from dominokit.rulebook.sidebyside import option_pairs
 

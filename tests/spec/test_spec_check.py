@@ -178,6 +178,30 @@ def test_wrong_enum_value(tmp_path: Path) -> None:
     assert len(problems) == 1
 
 
+@pytest.mark.parametrize(("old", "new", "json_path", "at"), [
+    ("opening: {policy: any_tile,", "opening: {policy: anywhere,", "$.turn.opening.policy",
+     "anywhere"),
+    ("starter: alternate", "starter: widow", "$.setup.starter", "widow"),
+])
+def test_a_mechanic_that_does_not_fit_the_table_is_located(
+        tmp_path: Path, old: str, new: str, json_path: str, at: str) -> None:
+    # a chain table with a stock: opening "anywhere" is the board's, a widow starter needs a
+    # widow remainder; the engine refused these once loaded, the file check now locates them
+    problem = planted_problem(tmp_path, old, new, json_path, at, alone=True)
+    assert problem.message == ("this mechanic does not fit the table or setup (chain table, "
+                               "stock remainder)")
+
+
+def test_a_one_set_each_deal_needs_one_set_per_player(tmp_path: Path) -> None:
+    path, text = plant(tmp_path, "  starter: alternate\n",
+                       "  starter: alternate\n  deal: {policy: one_set_each, rule: R-MIN-01}\n")
+    problems = check_variant_file(path)
+    problem = only(problems, "$.setup.deal.policy")
+    assert (problem.line, problem.col) == position(text, "one_set_each")
+    assert problem.message.startswith("one_set_each needs components.tiles.copies: 2")
+    assert "got copies 1" in problem.message and "remainder stock" in problem.message
+
+
 def test_missing_required_key_is_reported_at_the_mapping(tmp_path: Path) -> None:
     problem = planted_problem(tmp_path, "  starter: alternate\n", "", "$.setup",
                               "hand_size: {option", alone=True)

@@ -120,7 +120,8 @@ class ClassicBlockParity(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        data["turn"]["parity"]["policy"] = "opposite_or_blank"
+        # A parity policy names the rule its blank exception rests on (the schema asks it).
+        data["turn"]["parity"].update(policy="opposite_or_blank", blank_rule="R-CLB-03")
 
 
 class ClassicBlockBothEndsFolded(ListingPatch):

@@ -291,14 +291,15 @@ class ProgressiveMayPassWhenPlaceable(Mutant):
         data["turn"]["pass"]["policy"] = "always"
 
 
-class ProgressiveNoTiebreak(Mutant):
-    """Rounds won equally end the match drawn; no tiebreak is played."""
+class ProgressiveEvenTiebreak(Mutant):
+    """The tiebreak deals equal hands, as the rounds do, instead of A 5 against B 14 and on."""
 
     variant, rule, only = "progressive", "R-PRO-06", ("match/progressive/tiebreak",)
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        del data["match"]["tiebreak"]
+        tiebreak = data["match"]["tiebreak"]
+        tiebreak["deals"] = [[a, a] for a, _ in tiebreak["deals"]]
 
 
 # ---------------------------------------------------------------------------- Pijanowski

@@ -17,8 +17,8 @@ from typing import Any
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Deal, HandState, Rules, load_rules, load_variant, variant_ids
 from dominokit.reference import engine as reference_engine
+from dominokit.reference.board_table import BoardTable
 from dominokit.reference.chain import ChainTable, start_from_widow
-from dominokit.reference.state import BoardTable
 from tests.conformance.broken.engines import Broken
 
 JsonObject = dict[str, Any]

@@ -10,7 +10,7 @@ import dataclasses
 from typing import ClassVar
 
 from dominokit.reference import Action, HandResult, HandState
-from dominokit.reference.board import same_field
+from dominokit.reference.board_plain import same_field
 from dominokit.reference.state import ScoreTerm
 from tests.conformance.broken.engines import JsonObject, StatePatch, end_event, won_by
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from dominokit.reference.board import colour
+from dominokit.reference.board_plain import colour
 
 Cell = tuple[int, int]
 Pair = tuple[int, int]

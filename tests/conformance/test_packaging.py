@@ -1,0 +1,127 @@
+"""Packaging as a new user expects it: a licence, metadata, ``python -m dominokit``, the kit's
+own version in every report, and dependencies that an engine's own test environment can live
+with (ranges, not pins; the default run the same under any supported hypothesis release).
+
+The one slow test here (marked ``slow``) builds the wheel once and installs it into a venv that
+already holds another hypothesis release.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+import venv
+import xml.etree.ElementTree as ET
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = [sys.executable, "-m", "dominokit"]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+OTHER_HYPOTHESIS = "6.150.0"
+"""A supported hypothesis release other than the one the kit is developed with."""
+
+
+def test_the_licence_the_metadata_names_is_there() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert PROJECT["license"] == "MIT"
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert PROJECT["license-files"] == ["LICENSE"]
+
+
+def test_classifiers_and_project_urls() -> None:
+    classifiers = PROJECT["classifiers"]
+    for wanted in ("License :: OSI Approved :: MIT License", "Framework :: Pytest",
+                   "Programming Language :: Python :: 3.11", "Typing :: Typed"):
+        assert wanted in classifiers
+    assert {"Homepage", "Documentation", "Changelog", "Issues"} <= set(PROJECT["urls"])
+
+
+def test_python_dash_m_dominokit_runs_the_command() -> None:
+    run = subprocess.run([sys.executable, "-m", "dominokit", "--version"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("dominokit ") and "suite 2.0.0" in run.stdout
+
+
+def test_dependencies_are_ranges_not_pins() -> None:
+    requirements = {req.split(">")[0].split("=")[0].split("<")[0].strip(): req
+                    for req in PROJECT["dependencies"]}
+    for name in ("pytest", "hypothesis"):
+        assert "==" not in requirements[name], requirements[name]
+        assert ">=" in requirements[name], requirements[name]
+
+
+def test_every_report_names_the_kits_own_version(tmp_path: Path) -> None:
+    kit = version("dominokit")
+    run = subprocess.run([*CLI, "conform", "--only", "perft/szczerbak/*-d1", "-j", "1",
+                          "--json", str(tmp_path / "r.json"), "--junitxml",
+                          str(tmp_path / "r.xml"), "--jsonl", str(tmp_path / "r.jsonl")],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert json.loads((tmp_path / "r.json").read_text())["kit_version"] == kit
+    properties = {p.get("name"): p.get("value")
+                  for p in ET.parse(tmp_path / "r.xml").iter("property")}
+    assert properties["kit_version"] == kit
+    first = json.loads((tmp_path / "r.jsonl").read_text().splitlines()[0])
+    assert first["type"] == "header" and first["kit_version"] == kit
+    assert f"kit {kit}" in run.stdout.splitlines()[-1]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kit's wheel, built once per session."""
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
+                    str(ROOT)], check=True)
+    (built,) = out.glob("dominokit-*.whl")
+    return built
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+
+
+def _differential_run(python: Path, cwd: Path, out: Path) -> dict[str, object]:
+    """The default run's random-hand cases of two games against an engine that errs in one
+    hand, as the JSON report's case records (times left out)."""
+    engine = f"{python} {ROOT / 'tests/conformance/engines/sixth_hand.py'}"
+    run = subprocess.run([str(python), "-m", "dominokit", "conform", "--engine", engine,
+                          "--only", "differential/szczerbak/*", "--only",
+                          "differential/progressive/*", "-j", "1", "--json", str(out),
+                          "--report-dir", str(cwd / "repros")],
+                         capture_output=True, text=True, cwd=cwd, env=_clean_env(), timeout=300)
+    assert run.returncode == 1, run.stderr
+    cases = json.loads(out.read_text())["cases"]
+    return {case["id"]: {k: v for k, v in case.items() if k not in ("seconds", "repro",
+                                                                      "repros")}
+            for case in cases}
+
+
+@pytest.mark.slow
+def test_installing_into_a_venv_with_another_hypothesis_keeps_it_and_the_results(
+        wheel: Path, tmp_path: Path) -> None:
+    """``pip install`` into an engine's test environment that already has another hypothesis:
+    the install keeps that release, and the default run gives the same case results."""
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    subprocess.run([*pip, f"hypothesis=={OTHER_HYPOTHESIS}"], check=True, env=_clean_env())
+    subprocess.run([*pip, str(wheel)], check=True, env=_clean_env())
+    installed = subprocess.run([str(python), "-c", "import hypothesis; print(hypothesis."
+                                "__version__)"], capture_output=True, text=True,
+                               env=_clean_env(), check=True).stdout.strip()
+    assert installed == OTHER_HYPOTHESIS != version("hypothesis")
+    (tmp_path / "there").mkdir()
+    (tmp_path / "here").mkdir()
+    there = _differential_run(python, tmp_path / "there", tmp_path / "there.json")
+    here = _differential_run(Path(sys.executable), tmp_path / "here", tmp_path / "here.json")
+    assert there == here
+    failed = [case for case in here.values() if case["status"] == "failed"]  # type: ignore[index]
+    assert failed and "random hand (recorded)" in failed[0]["message"]  # type: ignore[index]
