@@ -207,6 +207,9 @@ class Rules:
     structural: StructuralRules
     source: ResolvedVariant | None = field(default=None, compare=False, repr=False)
     """The ResolvedVariant this view was built from (for the match and the CLI)."""
+    tie: Mechanic = Mechanic("nobody", "R-ALL-06")
+    """Who wins a hand whose scores are level (``scoring.winner.tie``, R-ALL-06): nobody, as
+    decided; ``starter`` is the ruling's alternative reading, which ``--diagnose`` runs."""
 
     @property
     def is_board(self) -> bool:
@@ -222,6 +225,7 @@ OWN_TILES_RULE = "R-ALL-12"
 TURN_ORDER_RULE = "R-ALL-13"
 HAND_OVER_RULE = "R-ALL-14"
 STARTERS_RULE = "R-ALL-04"
+TIED_HAND_RULE = "R-ALL-06"
 """Ids of the structural rules in spec/common.yaml; no variant mechanic carries them."""
 
 
@@ -350,6 +354,7 @@ def build_rules(resolved: ResolvedVariant) -> Rules:
         lakes=None if ln is None else LakeScoring(ln["max_cells"], ln["points_per_cell"],
                                                   ln["mode"], ln["rule"]),
         winner=Mechanic(scoring["winner"]["policy"], scoring["winner"]["rule"]),
+        tie=Mechanic(scoring["winner"].get("tie", "nobody"), TIED_HAND_RULE),
         terms=_terms(scoring),
         match=_match(config["match"]),
         structural=_structural(),

@@ -69,7 +69,8 @@ def _winner(state: HandState, reason: str, pips: Pair) -> int | None:
     else:
         raise ValueError(f"unknown winner policy {policy!r}")
     if scores[0] == scores[1]:
-        return None
+        # R-ALL-06: level scores give no winner, unless the spec breaks ties for the starter
+        return state.starter if state.rules.tie.policy == "starter" else None
     return 0 if scores[0] > scores[1] else 1
 
 

@@ -36,6 +36,7 @@ from dominokit.spec.speclint import (
     check_document,
     check_variant_file,
 )
+from dominokit.spec.suggest import did_you_mean
 from dominokit.spec.yamldoc import (
     JsonPath,
     Source,
@@ -248,8 +249,10 @@ def load_variant(id_or_path: str | Path) -> Variant:
 def _load_bundled_variant(variant_id: str) -> Variant:
     if variant_id not in variant_ids():
         known = ", ".join(variant_ids()) or "none"
+        hint = did_you_mean(variant_id, variant_ids())
         raise SpecError([SpecProblem(f"spec/variants/{variant_id}.yaml", 1, 1, "$",
-                                     f"no bundled variant {variant_id!r} (known: {known})")])
+                                     f"no bundled variant {variant_id!r}{hint} "
+                                     f"(known: {known})")])
     path = Path(str(spec_root() / "variants" / f"{variant_id}.yaml"))
     data = frozen.checked(f"variants/{variant_id}.yaml")
     if data is not None:  # checked when it was frozen (the in-browser engine)

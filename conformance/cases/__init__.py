@@ -24,6 +24,7 @@ from fnmatch import fnmatchcase
 from typing import Final
 
 from dominokit.conformance.cases.model import Case, ConformanceError
+from dominokit.spec.suggest import did_you_mean
 
 SUITE_VERSION: Final = "2.0.0"
 """Semantic version of the suite (docs/engines/versions.md): major when a new or stricter case
@@ -77,7 +78,8 @@ def collect_cases(
 
     known = variant_ids()
     if variant is not None and variant not in known:
-        raise ConformanceError(f"unknown variant {variant!r}; known: {', '.join(known)}")
+        raise ConformanceError(f"unknown variant {variant!r}{did_you_mean(variant, known)} "
+                               f"(known: {', '.join(known)})")
     globs = (only,) if isinstance(only, str) else tuple(only or ())
     cases = collect([variant] if variant else known, examples=examples, seed=seed,
                     only=globs or None)

@@ -494,6 +494,37 @@ def _nothing_to_undo(variant: str, rules: Rules, seed: int) -> list[Probe]:
     ]
 
 
+NO_COMMAND = (b'{"seq": 7}', b'{"seq": 8, "cmd": 5}', b'{"seq": 9, "cmd": null}',
+              b'{"seq": 10, "cmd": ["legal"]}')
+"""Requests with a readable seq and no command: no ``cmd``, or one that is not a string."""
+
+
+def _no_command(variant: str, rules: Rules, seed: int) -> list[Probe]:
+    """A request that names no command is ``unsupported``, with its seq (spec/protocol.md,
+    the order of the checks, row 7), not ``bad_request``."""
+    setup = _hand_in_progress(variant, seed)
+    return [Probe(f"the request {line.decode()}", line, setup) for line in NO_COMMAND]
+
+
+def _hello_mid_session(variant: str, rules: Rules, seed: int) -> list[Probe]:
+    """A ``hello`` in the middle of a session resets nothing: a refusal that depends on the
+    hand in progress is still that refusal (an engine that dropped its hand would answer
+    ``no_hand`` or ``no_match``)."""
+    hello = Request("hello", {"protocol": 2})
+    setup, state = _mid_hand(variant, seed)
+    illegal = next(word for word in ("stop", "pass", "draw")
+                   if Action.parse(word) not in legal_actions(state))
+    plan = new_match(variant, {}, 0).plan()
+    assert plan is not None
+    deal = _match_deal(rules, plan.hand_sizes, seed, "hello")
+    return [
+        Probe(f"the illegal action {illegal!r} after a hello in the middle of a match's hand",
+              Request("apply", {"action": illegal}), (*setup, hello)),
+        Probe("next_hand before the hand ends, after a hello in the middle of it",
+              Request("next_hand", {"deal": deal}), (*setup, hello)),
+    ]
+
+
 Builder = Callable[[str, Rules, int], list[Probe]]
 
 BUILDERS: dict[str, Builder] = {
@@ -509,6 +540,8 @@ BUILDERS: dict[str, Builder] = {
     "not-json": _not_json,
     "refusal-keeps-state": _keeps_state,
     "undo-nothing-to-take-back": _nothing_to_undo,
+    "no-command": _no_command,
+    "hello-mid-session": _hello_mid_session,
 }
 """Every request case by name (``requests/<variant>/<name>``), in the order they run."""
 

@@ -10,7 +10,6 @@ variant): see ``COMMON_RULES``.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -19,9 +18,11 @@ from functools import cache
 from typing import Any, Final
 
 from dominokit.conformance.cases.model import Outcome
+from dominokit.conformance.run.jsondiff import diff_lines
 from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError
+from dominokit.reference.state import Turn
 
 _RULE_ID: Final = re.compile(r"R-[A-Z]+-\d+")
 
@@ -48,13 +49,12 @@ def same(a: Any, b: Any) -> bool:
 
 
 def diff_text(expected: Any, got: Any, what: str, source: str = "reference") -> str:
-    """A unified diff of the pretty JSON of both values; ``source`` is where the expected
-    value comes from."""
-    lines = difflib.unified_diff(
-        canonical(expected).splitlines(), canonical(got).splitlines(),
-        fromfile=f"expected {what} ({source})", tofile=f"got {what} (engine)", lineterm="",
-    )
-    return "\n".join(lines)
+    """The paths where the values differ, one per line (``$.points[1]: 30 -> 25``), under a
+    line naming both sides; ``source`` is where the expected value comes from."""
+    lines = diff_lines(expected, got)
+    if not lines:
+        return ""
+    return "\n".join([f"{what}: expected ({source}) -> got (engine)", *lines])
 
 
 def unique(rules: Iterable[str | None]) -> tuple[str, ...]:
@@ -147,17 +147,105 @@ class Blame:
         """R-ALL-07 where a pass (or draw) is allowed only to a player who cannot place."""
         return [COMMON_RULES["compulsory"]] if applies else []
 
+    def primary(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
+                ) -> str | None:
+        """The one rule a legal-set difference is blamed on, the cause's rule.
+
+        A listed placement the reference refuses is blamed on the rule the reference cites;
+        else a missing placement on the mechanic that allows it (the parity rule, on a blank
+        end its blank rule); only then a pass or draw, since an engine that misses a placement
+        also lists the pass it thinks it is left with."""
+        extra, missing = sorted(extra), sorted(missing)
+        moves = ("pass", "draw", "stop")
+        mover = self._wrong_mover(state, extra)
+        if mover is not None:
+            return mover
+        for text in (t for t in extra if t not in moves):
+            try:
+                problem = check_action(state, Action.parse(text))
+            except NotationError:
+                return COMMON_RULES["distinct_actions"]
+            if problem is not None:
+                return problem[0]
+        edge = self._board_edge(missing) if not extra else None
+        if edge is not None:
+            return edge
+        for text in (t for t in missing if t not in moves):
+            rules = [rule for rule in self.kind_rules(state, Action.parse(text)) if rule]
+            if rules:
+                return rules[-1] if self.rules.parity.policy != "none" else rules[0]
+        for text in extra:
+            problem = check_action(state, Action.parse(text))
+            if problem is not None:
+                return problem[0]
+        for text in missing:
+            rules = [rule for rule in self.kind_rules(state, Action.parse(text)) if rule]
+            if rules:
+                return rules[0]
+        return None
+
+    def _wrong_mover(self, state: HandState, extra: Sequence[str]) -> str | None:
+        """The rule deciding who moves, when every listed placement the reference lacks is a
+        tile of the other player's hand: the engine lists the wrong player's actions. Before
+        anyone has placed that is the starter's rule, later the turn order."""
+        if state.to_move is None:
+            return None
+        other = state.hands[1 - state.to_move]
+        tiles = [Action.parse(t).tile for t in extra if t not in ("pass", "draw", "stop")]
+        if not tiles or not all(tile is not None and tile in other for tile in tiles):
+            return None
+        r = self.rules
+        fresh = state.last_placed == (None, None) and state.passes == 0
+        if not fresh:
+            return r.structural.turn_order
+        return r.opening.rule if r.setup.starter == "widow" else COMMON_RULES["starters"]
+
+    def _blocked_wrongly(self, after: HandState, mover: int) -> str | None:
+        """The rule behind a block the engine declared and the reference did not: a placement
+        one of the players still has (the mover first), blamed as a missing action."""
+        import dataclasses
+
+        from dominokit.reference import legal_actions
+
+        for player in (mover, 1 - mover):
+            state = dataclasses.replace(after, to_move=player, turn=Turn())
+            placements = {str(a) for a in legal_actions(state) if a.tile is not None}
+            if placements:
+                return self.primary(state, placements, ())
+        return None
+
+    def _board_edge(self, missing: Sequence[str]) -> str | None:
+        """The board's size rule when every missing action is a board play touching the last
+        row or column: an engine with a board one size too small misses exactly those."""
+        table = self.rules.table
+        if not missing or table.kind != "board":
+            return None
+        for text in missing:
+            action = Action.parse(text)
+            if action.cells is None or not any(
+                    row == table.rows - 1 or col == table.cols - 1 for row, col in action.cells):
+                return None
+        from dominokit.reference import load_variant
+
+        # the option that sizes the board (double_set: 12 x 12, R-PIJ-11) decides it then
+        for spec in load_variant(self.rules.variant_id).options.values():
+            changes = spec.overrides.get(self.rules.options.get(spec.name), {})
+            if any(key.startswith("components.table.") for key in changes):
+                return spec.rule
+        return table.rule
+
     def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
               ) -> tuple[str, ...]:
         """Rules behind a legal-set difference: why each extra action is illegal (as the
-        reference says), which mechanics allow each missing one, and the phase of the turn."""
+        reference says), which mechanics allow each missing one, and the phase of the turn.
+        The first is the rule the difference is blamed on (``primary``)."""
         r = self.rules
-        out: list[str] = []
+        missing, extra = set(missing), set(extra)
+        out: list[str | None] = [self.primary(state, missing, extra)]
         if state.table.empty:
             out.append(r.opening.rule)
         if state.turn.extra and r.extra_tile:
             out.append(r.extra_tile.rule)
-        missing = set(missing)
         for text in sorted(extra):
             try:
                 action = Action.parse(text)
@@ -173,7 +261,7 @@ class Blame:
             out.extend(self.kind_rules(state, action))
             if action.kind == "chain" and self._has_twin(state, action):
                 out.append(COMMON_RULES["distinct_actions"])
-        return self._named(out)
+        return self._named(unique(out))
 
     def _has_twin(self, state: HandState, action: Action) -> bool:
         """True when the same tile also fits another end or with its other half: distinct
@@ -189,20 +277,32 @@ class Blame:
         """Rules behind an engine refusing an action the reference allows."""
         return self._named([*self.legal(state, [action], []), cited])
 
-    def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]]
-               ) -> tuple[str, ...]:
-        """Rules behind the first differing event of an action."""
+    def events(self, expected: Sequence[Mapping[str, Any]], got: Sequence[Mapping[str, Any]],
+               after: HandState | None = None) -> tuple[str, ...]:
+        """Rules behind the first differing event of an action. ``after`` is the reference's
+        state after it: when only the engine ended the hand there, the placements the
+        reference still allows are what the engine got wrong, and their rule is blamed."""
         index = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
                       if not same(a, b)), min(len(expected), len(got)))
         pair = [seq[index] if index < len(seq) else None for seq in (expected, got)]
-        out: list[str] = []
-        for event in pair:
-            if event is not None:
-                out.extend(self._event_rules(event))
-        if pair[0] is not None and pair[1] is not None and pair[0].get("type") == "end" == \
-                pair[1].get("type"):
+        out: list[str | None] = []
+        ended_early = pair[1] is not None and pair[1].get("type") == "end" and not any(
+            e.get("type") == "end" for e in expected)
+        if ended_early and after is not None and after.result is None \
+                and after.to_move is not None:
+            out.append(self._blocked_wrongly(after, after.to_move))
+        both_ended = pair[0] is not None and pair[1] is not None and \
+            pair[0].get("type") == "end" == pair[1].get("type")
+        if both_ended and pair[0] is not None and pair[1] is not None:
+            # the hand ended on both sides: what differs is its result, blamed first
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
-        elif any(event is not None and event.get("type") == "end" for event in pair):
+        # an event on one side only (a lake, a draw) before the other side's end: the end is
+        # what follows from it, so the event's own rule is blamed first
+        for event in sorted((e for e in pair if e is not None),
+                            key=lambda e: e.get("type") == "end"):
+            out.extend(self._event_rules(event))
+        if not both_ended and any(event is not None and event.get("type") == "end"
+                                  for event in pair):
             out.append(COMMON_RULES["end_checks"])  # one side ended the hand, the other not
         return self._named(out)
 
@@ -236,8 +336,10 @@ class Blame:
             return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
+            if expected.get("winner") is None:  # a tie the engine gave to somebody
+                out.append(COMMON_RULES["tied_hand"])
             out.append(self.rules.winner.rule)
-            if expected.get("winner") is None or got.get("winner") is None:
+            if got.get("winner") is None:
                 out.append(COMMON_RULES["tied_hand"])
         if "reason" in expected and expected.get("reason") != got.get("reason"):
             out.extend(self._end_rule(expected.get("reason")))
@@ -252,6 +354,11 @@ class Blame:
                     terms_differ = True
                     rule = want.get(key, have.get(key, (0, None)))[1]
                     out.extend([rule] if rule else self._term_rules(key[0]))
+        if not terms_differ and ("terms" in expected or "terms" in got) \
+                and not same(expected.get("terms"), got.get("terms")):
+            # the same terms in another order (or spelt otherwise): the order is the scoring
+            # terms' own (spec/protocol.md, the order of a result's terms)
+            out.extend(term.rule for term in self.rules.terms)
         if "points" in expected and not same(expected.get("points"), got.get("points")) \
                 and not terms_differ:
             out.extend(term.rule for term in self.rules.terms)

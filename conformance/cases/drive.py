@@ -89,7 +89,7 @@ def play_both(engine: Engine, ref: HandState, choose: Chooser, blame: Blame, *,
         if not same(want_events, got_events):
             run.divergence = Divergence(
                 "events", f"the events of {action!r} (action {step}) differ", want_events,
-                got_events, blame.events(want_events, got_events), step, hand)
+                got_events, blame.events(want_events, got_events, after), step, hand)
             break
         want_state = after.to_json()
         got_state = engine.state(expect=want_state)

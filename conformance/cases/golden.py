@@ -10,6 +10,7 @@ That judgement (``judge``) is also what ``dominokit trace replay`` gives for any
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import partial
@@ -20,11 +21,12 @@ import yaml
 
 from dominokit.conformance import traces
 from dominokit.conformance.cases import Params
-from dominokit.conformance.cases.compare import Blame, diff_text, unique
+from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, unique
 from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.oracle import rules_of
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.kit.driver import Engine
+from dominokit.conformance.run.jsondiff import MISSING
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import (
     Deal,
@@ -132,7 +134,10 @@ def _run(entry: Traversable, engine: Engine, ctx: Context) -> Outcome:
 def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     """Replay ``trace`` on ``engine`` and turn its first mismatch into an outcome: the
     golden case's verdict, and ``dominokit trace replay``'s for any trace or repro."""
-    mismatches = traces.replay(trace, engine)
+    # a perft trace is walked with a shadow, so a count that differs names the position
+    # whose legal list differed, as the perft case does
+    walked = Shadowed(engine) if trace.kind == "perft" else None
+    mismatches = traces.replay(trace, walked or engine)
     if not mismatches:
         if trace.kind == "perft" and trace.perft is not None:
             return Outcome.passed(f"perft({trace.perft.depth}) = {trace.perft.count}")
@@ -142,6 +147,23 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     if trace.kind == "perft":
         rules: tuple[str, ...] = trace.rules
         step = len(trace.perft.actions) if trace.perft is not None else None
+        found = walked.first_legal_difference if walked is not None else None
+        if found is not None:
+            missing = set(found.expected) - set(found.got)
+            extra = set(found.got) - set(found.expected)
+            rules = unique([*Blame(found.hand.rules).legal(found.hand, missing, extra),
+                            *trace.rules])
+    elif first.where.endswith(".legal_count") and step is not None:
+        # a large legal set is stored only as [count, sha256]: list both sets afresh, so the
+        # failure names the actions missing and extra rather than two digests
+        ref = _reference_at(trace, hand, step)
+        want, have = _legal_now(ref), _engine_legal(trace, hand, step, engine)
+        blame = Blame(rules_of(trace.variant, trace.options))
+        rules = blame.legal(ref, want - have, have - want)
+        first = dataclasses.replace(
+            first, expected=sorted(want), got=sorted(have),
+            detail=f"legal set differs: {legal_summary(want - have, have - want)} "
+                   f"({len(want)} actions expected, {len(have)} listed)")
     else:
         rules = _blame(trace, first, hand, step, engine)
         if step is not None and (".events" in first.where or ".state." in first.where):
@@ -160,7 +182,7 @@ def judge(trace: traces.Trace, engine: Engine) -> Outcome:
     return Outcome("failed", "\n".join(lines), step=step,
                    hand=(trace.hand_number(hand) or None) if trace.kind == "match" else None,
                    expected=first.expected, got=first.got,
-                   diff=diff_text(first.expected, first.got, first.where, "trace"),
+                   diff=_diff(first),
                    rules=rules or trace.rules, repro=trace.path)
 
 
@@ -169,6 +191,17 @@ def _position(where: str) -> tuple[int, int | None]:
     hand = re.search(r"hands\[(\d+)\]", where)
     step = re.search(r"steps\[(\d+)\]", where)
     return (int(hand.group(1)) if hand else 0, int(step.group(1)) if step else None)
+
+
+def _diff(first: traces.Mismatch) -> str:
+    """The differing paths; an event list that ends early has "no such event" there (its
+    ``expected`` or ``got`` is null in the report, which is not an event that says null)."""
+    if re.search(r"\.events\[\d+\]$", first.where):
+        want = MISSING if first.expected is None else first.expected
+        have = MISSING if first.got is None else first.got
+        return diff_text(want, have, first.where, "trace").replace(
+            ": absent -> ", ": no such event -> ").replace(" -> absent", " -> no such event")
+    return diff_text(first.expected, first.got, first.where, "trace")
 
 
 def _blame(trace: traces.Trace, mismatch: traces.Mismatch, hand: int, step: int | None,

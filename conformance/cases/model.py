@@ -64,6 +64,9 @@ class Outcome:
     failure_kind: str | None = None
     repros: tuple[str, ...] = ()
     failing_hands: int | None = None
+    knock_on: bool = False
+    """The failure only follows from an earlier divergence (a refused step on the way to the
+    position, a refused request the case needs): it is grouped with a cause, never its own."""
 
     @classmethod
     def passed(cls, message: str = "") -> Outcome:
@@ -102,6 +105,7 @@ class Outcome:
             "failure_kind": self.failure_kind,
             "repros": list(self.repros) if self.repros else [self.repro] if self.repro else [],
             "failing_hands": self.failing_hands,
+            "knock_on": self.knock_on,
         }
 
 
@@ -264,7 +268,8 @@ def _run_body(case: Case, engine: Engine, ctx: Context) -> Outcome:
         return outcome
     except EngineRejected as rejection:
         return Outcome("failed", f"the engine refused a request the case needs: {rejection}",
-                       rules=tuple(dict.fromkeys((*case.rules, *_rule_of(rejection)))))
+                       rules=tuple(dict.fromkeys((*case.rules, *_rule_of(rejection)))),
+                       knock_on=True)
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception:

@@ -19,9 +19,9 @@ from typing import Any
 
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases import repro as repros
-from dominokit.conformance.cases.compare import diff_text
+from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, unique
 from dominokit.conformance.cases.model import Case, Context, Outcome
-from dominokit.conformance.cases.shadow import Shadowed
+from dominokit.conformance.cases.shadow import LegalDifference, Shadowed
 from dominokit.conformance.kit.driver import Engine
 from dominokit.conformance.traces.perft import (
     Refused,
@@ -73,7 +73,8 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
     undo = ctx.hello is not None and "undo" in ctx.hello.capabilities
     # Shadowed: each reply is compared with the reference's, and checked in full only when it
     # differs (a state's full check costs milliseconds; a walk asks one per position).
-    walker = Walker(Shadowed(engine), variant, options, entry["deal"], prefix,
+    shadowed = Shadowed(engine)
+    walker = Walker(shadowed, variant, options, entry["deal"], prefix,
                     replay_budget(expected, depth, len(prefix)), undo=undo)
     rules = tuple(entry["rules"])
     try:
@@ -85,9 +86,12 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
     except Refused as refused:
         where = " ".join(refused.path) or "(the position itself)"
         return Outcome("failed", f"the engine refused {refused.action!r} after {where}: "
-                       f"{refused.refusal}", rules=rules)
+                       f"{refused.refusal}", rules=rules, knock_on=True)
     except UndoFailed as failed:  # the protocol's undo, not the position's rules, failed
         return Outcome("failed", f"perft({depth}): {failed}", rules=(PROTOCOL_RULE, *rules))
+    found = shadowed.first_legal_difference
+    if found is not None:  # a legal list differs, even where the counts happen to agree
+        return _legal_difference(ctx, variant, entry, count, got, found)
     if got == expected:
         return Outcome.passed(f"perft({depth}) = {got}")
     stored = count.get("divide")
@@ -115,6 +119,28 @@ def _run(variant: str, entry: JsonObject, count: JsonObject, engine: Engine,
                                   "perft data")
                    if stored is not None else "",
                    rules=rules, repro=repro)
+
+
+def _legal_difference(ctx: Context, variant: str, entry: JsonObject, count: JsonObject,
+                      got: int, found: LegalDifference) -> Outcome:
+    """A count that differs because a legal list does: the first position where it did, with
+    the actions missing and extra, blamed on the rule the reference cites there."""
+    depth, expected = count["depth"], count["count"]
+    hand = found.hand
+    missing = set(found.expected) - set(found.got)
+    extra = set(found.got) - set(found.expected)
+    blame = Blame(hand.rules)
+    step = len(entry.get("actions") or [])
+    counted = f"perft({depth}) = {got}, expected {expected}" if got != expected else \
+        f"perft({depth}) = {got} as expected, but"
+    message = (f"{counted}: the legal actions differ at a position of the walk: "
+               f"{legal_summary(missing, extra)}")
+    return Outcome("failed", message, step=step, expected=sorted(found.expected),
+                   got=sorted(set(found.got)), rules=unique([*blame.legal(hand, missing, extra),
+                                                            *entry["rules"]]),
+                   diff=diff_text(sorted(found.expected), sorted(set(found.got)),
+                                  "legal actions"),
+                   repro=_write_repro(ctx, variant, entry, count))
 
 
 def _write_repro(ctx: Context, variant: str, entry: JsonObject, count: JsonObject

@@ -21,7 +21,7 @@ from typing import Any
 
 from dominokit.conformance.cases import Params, oracle
 from dominokit.conformance.cases import repro as repros
-from dominokit.conformance.cases.compare import Blame, diff_text, same, unique
+from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, same, unique
 from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.kit.driver import Engine
@@ -345,10 +345,14 @@ def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Conte
                 state = oracle.replay_actions(variant, {}, attempt.deal, current[1])
                 return Outcome("failed", f"the engine refused {action!r}, legal for the "
                                f"reference, on the way to a position: {refusal}",
-                               step=len(current[1]),
+                               step=len(current[1]), knock_on=True,
                                rules=blame.refused(state, action, refusal.rule))
             current = (current[0], (*current[1], action))
         problem = _try(engine, attempt)
+        if problem is not None and "accepted" in problem[2]:
+            differs = _legal_differs(engine, variant, attempt, blame)
+            if differs is not None:
+                return differs
         if problem is not None:
             message, expected, got = problem
             path = repros.write_rejection(
@@ -361,6 +365,27 @@ def _run(variant: str, category: str, params: Params, engine: Engine, ctx: Conte
                            diff=diff_text(expected, got, "answer"), rules=(attempt.rule,),
                            repro=path)
     return Outcome.passed(f"{len(tries)} illegal actions refused")
+
+
+def _legal_differs(engine: Engine, variant: str, attempt: Attempt, blame: Blame
+                   ) -> Outcome | None:
+    """Whether an engine that accepted an illegal action lists other legal actions than the
+    reference at that position: then the acceptance only follows from that difference, and the
+    difference (the first divergence) is the failure, blamed on the rule the reference cites."""
+    engine.new_hand(variant, {}, attempt.deal)
+    for action in attempt.before:
+        engine.apply(action)
+    got = sorted(set(engine.legal()))
+    state = oracle.replay_actions(variant, {}, attempt.deal, attempt.before)
+    want = sorted(str(a) for a in legal_actions(state))
+    if got == want:
+        return None
+    missing, extra = set(want) - set(got), set(got) - set(want)
+    return Outcome("failed", f"the engine accepted the illegal action {attempt.action!r}, and "
+                   f"its legal actions there differ: {legal_summary(missing, extra)}",
+                   step=len(attempt.before), expected=want, got=got,
+                   diff=diff_text(want, got, "legal actions"),
+                   rules=blame.legal(state, missing, extra))
 
 
 def _try(engine: Engine, attempt: Attempt) -> tuple[str, Any, Any] | None:

@@ -16,12 +16,23 @@ checked in full again; a refusal of the shadow only means there is nothing to co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from dominokit.conformance.kit.driver import Engine, Hello
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.conformance.wire.protocol import JsonObject
+from dominokit.reference import HandState
+
+
+@dataclass(frozen=True)
+class LegalDifference:
+    """A position (the reference's hand) and the two legal lists given there."""
+
+    hand: HandState
+    expected: tuple[str, ...]
+    got: tuple[str, ...]
 
 
 class Shadowed:
@@ -30,6 +41,9 @@ class Shadowed:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._shadow = ReferenceEngine()
+        self.first_legal_difference: LegalDifference | None = None
+        """The first position whose legal list the engine gave differently (None: none yet):
+        where a perft count that differs went wrong, so the count names the rule."""
 
     def __repr__(self) -> str:
         return f"Shadowed({self.engine!r})"
@@ -52,8 +66,14 @@ class Shadowed:
         return self.engine.new_hand(variant, options, deal, expect=_either(expect, shadow))
 
     def legal(self) -> list[str]:
-        self._expect("legal")  # nothing to pass: a legal reply is checked cheaply anyway
-        return self.engine.legal()
+        # nothing to pass: a legal reply is checked cheaply anyway
+        want = self._expect("legal")
+        got = self.engine.legal()
+        hand = self._shadow.current_hand()
+        if self.first_legal_difference is None and isinstance(want, list) and hand is not None \
+                and set(want) != set(got):
+            self.first_legal_difference = LegalDifference(hand, tuple(want), tuple(got))
+        return got
 
     def apply(self, action: str, *, expect: list[JsonObject] | None = None
               ) -> list[JsonObject]:

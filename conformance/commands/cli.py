@@ -110,6 +110,11 @@ def _add_conform(commands: Any) -> None:
     select.add_argument("--seed", type=int, default=0, metavar="N", help="seed (default 0)")
     select.add_argument("--expectations", metavar="FILE", help="known departures (YAML)")
     select.add_argument(
+        "--diagnose", action="store_true",
+        help="after the run, run each cause's cases on the reference under every other "
+        "reading of the rule it blames (the spec's alternatives, the option's other values) "
+        "and say which reading the engine's answers match exactly")
+    select.add_argument(
         "--since", metavar="VERSION",
         help="the suite version your engine last conformed to: failures in cases added or "
         "changed after it are counted apart, with what the changelog says about each")
@@ -165,6 +170,11 @@ def _add_conform(commands: Any) -> None:
         "--report-dir", default=None, metavar="DIR",
         help=f"where minimal reproducing traces are written (default {DEFAULT_REPORT_DIR})",
     )
+    talk = output.add_mutually_exclusive_group()
+    talk.add_argument("-q", "--quiet", dest="verbosity", action="store_const", const=-1,
+                      default=0, help="print only the causes and the summary")
+    talk.add_argument("-v", "--verbose", dest="verbosity", action="store_const", const=1,
+                      help="print every answer in full, knock-on failures included")
     output.add_argument("--color", choices=COLOUR_CHOICES, default="auto",
                         help="colour the output: auto (a terminal without NO_COLOR), always, "
                         "never (default auto)")
@@ -265,6 +275,12 @@ def build_parser() -> argparse.ArgumentParser:
     regenerate.add_argument(
         "--check", action="store_true", help="change nothing; exit 1 if any trace would change"
     )
+    rule = commands.add_parser(
+        "rule", help="print a rule's title, statement, ruling and source words")
+    rule.add_argument("rule_id", nargs="?", metavar="RULE", help="a rule id, e.g. R-SZC-04")
+    rule.add_argument("--list", action="store_true", help="list every rule id with its title")
+    rule.add_argument("--lang", choices=("en", "pl"), default="en",
+                      help="language of the text (default en)")
     _add_perft_parser(commands)
     _add_bench_parser(commands)
     return parser
@@ -334,6 +350,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from dominokit.conformance.export.files import run_export
 
         return run_export(args.out, args.check, args.examples, args.variant)
+    if args.command == "rule":
+        return _run_rule(args)
     if args.command == "spec":
         from dominokit.spec.speccheck import run_spec_check
 
@@ -353,6 +371,25 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.trace_command == "record":
         return trace.run_trace_record(args)
     return trace.run_trace_regenerate(args.files, check=args.check)
+
+
+def _run_rule(args: argparse.Namespace) -> int:
+    """``dominokit rule``: the words come from the installed spec (spec/ruletext.py)."""
+    from dominokit.spec import ruletext
+
+    if args.list:
+        print(ruletext.listing(args.lang))
+        return ExitStatus.OK
+    if not args.rule_id:
+        print("dominokit rule: give a rule id (e.g. R-SZC-04) or --list", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
+    try:
+        words = ruletext.find(args.rule_id)
+    except KeyError as error:
+        print(f"dominokit rule: {error.args[0]}", file=sys.stderr)
+        return ExitStatus.USAGE_ERROR
+    print(words.text(args.lang))
+    return ExitStatus.OK
 
 
 class _PipeGuard:

@@ -49,6 +49,8 @@ def settings_from(args: argparse.Namespace, cases: int) -> RunSettings:
         workers=worker_count(args.workers, cases),
         progress=True,
         color=use_colour(args.color, sys.stdout),
+        verbosity=getattr(args, "verbosity", 0),
+        diagnose=getattr(args, "diagnose", False),
     )
 
 

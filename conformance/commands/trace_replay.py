@@ -130,7 +130,7 @@ def run_trace_replay(paths: Sequence[str], engine_spec: str | None, timeout: flo
                         description=trace.description)
             outcome = run_case(case, engine, ctx)
             counts[COUNTED[outcome.status]] += 1
-            text = format_outcome(str(path), outcome, diff_lines=None)
+            text = format_outcome(str(path), outcome, diff_lines=None, width=None)
             out.write(text + "\n")
             if html_path is not None:
                 pictured.append(_pictured(path, trace, outcome, engine, text))

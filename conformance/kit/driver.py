@@ -313,7 +313,8 @@ class SubprocessEngine(Verbs):
         except EngineFailure as failure:
             if isinstance(failure, EngineTimeout):
                 failure = EngineTimeout(f"no reply to {what} within {allowed:g} s "
-                                        f"({failure.reason}); engine killed")
+                                        f"({failure.reason}); engine killed"
+                                        f"{_flush_hint(proc)}")
             self._discard(proc)
             failure.attach_stderr(proc.stderr.text())
             raise failure from None
@@ -376,3 +377,12 @@ class SubprocessEngine(Verbs):
             self._discard(proc)
 
 
+FLUSH_HINT = ("; it has not answered a single request yet: if it wrote its reply, the reply "
+              "may be stuck in its stdout buffer (a pipe is not a terminal, so output is "
+              "buffered): flush after every line (Python print(..., flush=True), C "
+              "fflush(stdout), Go a bufio.Writer's Flush)")
+
+
+def _flush_hint(proc: EngineProcess) -> str:
+    """The likeliest reason an engine that never replied is silent, when it never has."""
+    return "" if proc.replied else FLUSH_HINT

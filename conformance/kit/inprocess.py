@@ -19,7 +19,7 @@ from typing import Any
 from dominokit.conformance.kit.driver import Verbs, checked_result
 from dominokit.conformance.serve.dispatch import Session, VerbRaised, dispatch
 from dominokit.conformance.wire import protocol
-from dominokit.conformance.wire.errors import EngineCrashed, ProtocolViolation
+from dominokit.conformance.wire.errors import EngineCrashed, EngineRaised, ProtocolViolation
 from dominokit.conformance.wire.protocol import JsonObject
 
 
@@ -51,7 +51,7 @@ class InProcessEngine(Verbs):
         try:
             reply = dispatch(self.obj, self._session, seq, cmd, arguments)
         except VerbRaised as raised:
-            raise EngineCrashed(f"engine raised on {cmd!r}:\n{raised.trace}") from raised.error
+            raise EngineRaised(f"engine raised on {cmd!r}:\n{raised.trace}") from raised.error
         except SystemExit as error:
             code = error.code if isinstance(error.code, int) else None
             raise EngineCrashed(

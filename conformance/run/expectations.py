@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from dominokit.reference.errors import DominokitError
+from dominokit.spec.suggest import did_you_mean
 from dominokit.spec.yamldoc import NO_DOCUMENT, load_yaml_with_marks, read_limited
 
 EXPECTABLE = ("failed", "errored", "not_applicable")
@@ -131,6 +132,10 @@ def _entry(data: object, source: str, line: int) -> Expectation:
         raise ExpectationsError(f"{where}: an entry is a mapping {{GLOB: STATUS, reason: ...}}")
     data = dict(data)
     reason = data.pop("reason", None)
+    if reason is None:
+        for key in map(str, data):
+            if hint := did_you_mean(key, ["reason"]):
+                raise ExpectationsError(f"{where}: unknown key {key!r}{hint}")
     if not isinstance(reason, str) or not reason.strip():
         raise ExpectationsError(f"{where}: every entry needs a reason (a non-empty string)")
     if len(data) != 1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,8 +27,10 @@ from typing import TYPE_CHECKING, Any
 from dominokit.conformance.atomic import write_atomically
 from dominokit.conformance.cases.model import STATUSES, Case, Outcome
 from dominokit.conformance.kit.driver import Hello
+from dominokit.conformance.run.causes import NOT_BLAMED, Cause, cause_of, group
 from dominokit.conformance.run.expectations import Expectations, Judgement
 from dominokit.conformance.run.printable import printable, xml_safe
+from dominokit.spec import ruletext
 
 if TYPE_CHECKING:
     from dominokit.conformance.cases.history import Entry
@@ -128,6 +131,8 @@ class Report:
     unused_expectations: list[str] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
     """Reports that could not be written (the run keeps its verdict; the CLI exits 4)."""
+    readings: list[dict[str, Any]] = field(default_factory=list)
+    """What ``--diagnose`` found: ``{"rule", "reading", "matches", ...}`` per reading tried."""
     since: str | None = None
     """The suite version the engine's author names (``--since``): failures in cases newer
     than it are counted apart, with what the changelog says about each."""
@@ -228,6 +233,10 @@ class Report:
         return (not self.interrupted and self.error is None
                 and all(record.judgement.ok for record in self.records))
 
+    def causes(self) -> list[Cause]:
+        """The failing cases grouped by cause (``run.causes``), most cases first."""
+        return group(self.records)
+
     def engine_label(self) -> str:
         """``name version`` from the hello, else the engine as given."""
         return f"{self.hello.name} {self.hello.version}" if self.hello else self.engine
@@ -268,6 +277,9 @@ class Report:
 
     def to_json(self) -> dict[str, Any]:
         """The JSON report (see the module docstring)."""
+        causes = self.causes()
+        of = cause_of(causes)
+        blame = {case_id: cause.rule for cause in causes for case_id in cause.cases}
         return {
             "suite_version": self.suite_version,
             "protocol_version": self.protocol_version,
@@ -284,7 +296,12 @@ class Report:
                              "unused": self.unused_expectations}
             if self.expectations.entries else None,
             "summary": self.summary(),
-            "cases": [record.to_json() for record in self.records],
+            "causes": [cause.to_json() for cause in causes],
+            "readings": list(self.readings),
+            "rules": ruletext.cited(sorted({rule for record in self.records
+                                            for rule in record.outcome.rules})),
+            "cases": [{**record.to_json(), "cause": of.get(record.case_id),
+                       "blame": blame.get(record.case_id)} for record in self.records],
         }
 
     def json_bytes(self) -> bytes:
@@ -390,8 +407,14 @@ def _first_line(text: str) -> str:
     return text.strip().splitlines()[0] if text.strip() else ""
 
 
-def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None) -> str:
-    """``FAILED id: message``; stale expectations say so."""
+HEADLINE_WIDTH = 200
+"""Characters of a headline, two lines of a terminal at most (the block says the rest)."""
+
+
+def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
+             width: int | None = HEADLINE_WIDTH) -> str:
+    """``FAILED id: message`` on one line, cut to ``width`` characters (None: whole);
+    stale expectations say so."""
     if judgement is not None and judgement.verdict == "stale":
         return (f"STALE {case_id}: expected {judgement.expected} ({judgement.reason}) "
                 "but it passed; remove the expectation")
@@ -399,31 +422,67 @@ def headline(case_id: str, outcome: Outcome, judgement: Judgement | None = None)
              "not_applicable": "NOT APPLICABLE", "not_run": "NOT RUN"}[outcome.status]
     if outcome.failure_kind:
         label += f" ({outcome.failure_kind})"
-    return printable(f"{label} {case_id}: {_first_line(outcome.message)}")
+    head = printable(f"{label} {case_id}: ")
+    message = printable(_first_line(outcome.message))
+    room = max((width or 0) - len(head), 40)
+    if width is not None and len(message) > room:
+        message = message[: room - 3] + "..."
+    return head + message
+
+
+def rule_lines(rule_ids: Sequence[str], indent: str = "  ") -> list[str]:
+    """The rule a failure is blamed on, in words (title, one-line statement, where to read
+    the rest), then the other rules it concerns by id."""
+    blamed = next((r for r in rule_ids if r not in NOT_BLAMED), None)
+    if blamed is None:
+        return [f"{indent}rules: {', '.join(rule_ids)}"] if rule_ids else []
+    try:
+        words = ruletext.find(blamed)
+    except KeyError:
+        lines = [f"{indent}rule: {blamed}"]
+    else:
+        lines = [f"{indent}rule: {blamed} {words.title()}: {words.one_line()}",
+                 f"{indent}      read it: dominokit rule {blamed} ({words.page()})"]
+    others = [r for r in rule_ids if r != blamed]
+    if others:
+        lines.append(f"{indent}also concerns: {', '.join(others)}")
+    return lines
 
 
 def format_outcome(case_id: str, outcome: Outcome, judgement: Judgement | None = None,
-                   diff_lines: int | None = DIFF_LINES_SHOWN) -> str:
-    """A failure as text, the same for the CLI and the pytest plugin: case id, rule ids,
-    first divergent step, message, the diff, and the repro trace path."""
-    lines = [headline(case_id, outcome, judgement)]
+                   diff_lines: int | None = DIFF_LINES_SHOWN, *, verbose: bool = False,
+                   width: int | None = HEADLINE_WIDTH) -> str:
+    """A failure as text, the same for the CLI and the pytest plugin: the headline, the rule
+    it is blamed on in words, the first divergent step, the rest of the message, the differing
+    paths, and the repro trace path; ``verbose`` adds both answers in full, and ``width``
+    None keeps the headline whole (one replayed file: its path is part of the message)."""
+    lines = [headline(case_id, outcome, judgement, width)]
     if judgement is not None and judgement.verdict == "stale":
         return lines[0]
-    if outcome.rules:
-        lines.append(f"  rules: {', '.join(outcome.rules)}")
+    lines.extend(rule_lines(outcome.rules))
+    if outcome.knock_on:
+        lines.append("  a knock-on: this only follows from an earlier divergence (see the "
+                     "causes at the end of the run)")
     if outcome.hand is not None or outcome.step is not None:
         where = [f"hand {outcome.hand}"] if outcome.hand is not None else []
         if outcome.step is not None:
             where.append(f"after {outcome.step} action{'s' if outcome.step != 1 else ''}")
         lines.append(f"  first divergence: {', '.join(where)}")
-    rest = printable(outcome.message).strip().splitlines()[1:]
-    lines.extend(f"  {line}" for line in rest)
+    message = printable(outcome.message).strip().splitlines()
+    if verbose and message and headline(case_id, outcome, judgement, width).endswith("..."):
+        lines.append(f"  {message[0]}")  # the headline's whole line (the report has it too)
+    lines.extend(f"  {line}" for line in message[1:])
     if outcome.diff:
         diff = outcome.diff.rstrip("\n").splitlines()
         if diff_lines is not None and len(diff) > diff_lines:
             diff = [*diff[:diff_lines], f"... ({len(diff) - diff_lines} more diff lines "
                     "in the JSON report)"]
         lines.extend(f"    {printable(line)}" for line in diff)
+    if verbose and (outcome.expected is not None or outcome.got is not None):
+        expected = printable(json.dumps(outcome.expected, sort_keys=True))
+        got = printable(json.dumps(outcome.got, sort_keys=True))
+        lines.append(f"  expected: {expected}")
+        lines.append(f"  got:      {got}")
     if outcome.repro:
         lines.append(f"  repro: {outcome.repro}")
     lines.extend(f"  repro: {path}" for path in outcome.repros[1:])

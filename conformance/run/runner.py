@@ -11,6 +11,7 @@ for whatever happens: an interrupt, an engine that never starts, a bug in the ki
 
 from __future__ import annotations
 
+import io
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -141,12 +142,16 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
     if out is None and settings.to_stdout():  # the terminal's lines out of a report's way
         out = sys.stderr
     terminal = Terminal(out or sys.stdout, total=len(cases), progress=settings.progress,
-                        color=settings.color, err=err)
+                        color=settings.color, err=err, verbosity=settings.verbosity)
     pool.on_progress = lambda sent: _progress(terminal, lines, report, cases[sent.index].id,
                                               sent)
     limits = Limits(settings.budget, settings.max_engine_failures, settings.maxfail)
     try:
         _loop(pool, cases, report, lines, terminal, limits)
+        if settings.diagnose:
+            from dominokit.conformance.run.readings import diagnose
+
+            report.readings = diagnose(report, cases, _rerun)
     except KeyboardInterrupt:
         report.interrupted = True
         raise
@@ -208,6 +213,15 @@ def _loop(pool: workers.Pool, cases: Sequence[Case], report: Report, lines: Stre
                 limits.record(record)
                 terminal.record(record)
             recorded += 1
+
+
+def _rerun(obj: object, cases: Sequence[Case], folder: str) -> Report:
+    """The cases run again, quietly and serially, against an engine object (``--diagnose``
+    runs the reference under a reading this way)."""
+    from dominokit.conformance.kit.inprocess import InProcessEngine
+
+    settings = RunSettings(report_dir=Path(folder))
+    return run(settings, cases, engine=InProcessEngine(obj), out=io.StringIO())
 
 
 def _starter(spec: EngineSpec, timeouts: Timeouts,
@@ -299,6 +313,8 @@ def run_suite(
     html_path: str | Path | None = None,
     markdown_path: str | Path | None = None,
     badge_dir: str | Path | None = None,
+    verbosity: int = 0,
+    diagnose: bool = False,
 ) -> Report:
     """``run`` with its settings as keywords, for Python callers: ``engine_spec`` is an
     ``--engine`` value (None: the reference as a subprocess) or an Engine already open (run
@@ -323,7 +339,8 @@ def run_suite(
         skip=tuple(skip), rules=tuple(rules), since=since, html_path=_path(html_path),
         markdown_path=_path(markdown_path), badge_dir=_path(badge_dir),
         budget=budget, max_engine_failures=max_engine_failures, maxfail=maxfail,
-        workers=workers, progress=progress, color=color)
+        workers=workers, progress=progress, color=color, verbosity=verbosity,
+        diagnose=diagnose)
     return run(settings, cases, engine=given, expectations=expectations, out=out, err=err)
 
 

@@ -212,6 +212,10 @@ class RunSettings:
     workers: int = 1
     progress: bool = False
     color: bool = False
+    verbosity: int = 0
+    """-1 (``-q``): the causes and the summary only; 1 (``-v``): every answer in full."""
+    diagnose: bool = False
+    """``--diagnose``: run each cause's cases under the other readings of its rule."""
 
     def to_json(self) -> dict[str, object]:
         """The settings as the JSON report records them."""

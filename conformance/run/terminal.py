@@ -23,12 +23,14 @@ from typing import Final, Literal, TextIO
 
 from dominokit.conformance.cases.model import Progress
 from dominokit.conformance.run.printable import printable
+from dominokit.conformance.run.readingtext import sentence
 from dominokit.conformance.run.report import (
     CaseRecord,
     Report,
     count_text,
     format_outcome,
     headline,
+    rule_lines,
 )
 
 PROGRESS_EVERY: Final = 5.0
@@ -70,10 +72,14 @@ class Terminal:
 
     def __init__(self, stream: TextIO, total: int, progress: bool, *, color: bool = False,
                  err: TextIO | None = None, clock: Callable[[], float] = time.monotonic,
-                 heartbeat: bool = True) -> None:
+                 heartbeat: bool = True, verbosity: int = 0) -> None:
         self.stream = stream
+        self.verbosity = verbosity
+        """-1 (``-q``): the causes and the summary only; 0: each failure once, then the
+        causes; 1 (``-v``): also every answer in full and each knock-on's whole block."""
         self.err = err if err is not None else stream
         self.total = total
+        progress = progress and verbosity >= 0  # -q: the causes and the summary, no more
         self.bar = progress and stream.isatty()
         self.plain = progress and not self.bar
         self.color = color
@@ -145,8 +151,15 @@ class Terminal:
         if record.judgement.verdict in ("ok", "expected") or record.outcome.status == "not_run":
             return
         self._failed += 1
+        if self.verbosity < 0:
+            return
         self._clear()
-        text = format_outcome(record.case_id, record.outcome, record.judgement)
+        if record.outcome.knock_on and self.verbosity < 1:
+            text = (headline(record.case_id, record.outcome, record.judgement)
+                    + "\n  a knock-on of an earlier divergence: see its cause below")
+        else:
+            text = format_outcome(record.case_id, record.outcome, record.judgement,
+                                  verbose=self.verbosity > 0)
         self._write(self._paint(text) + "\n\n")
 
     # ------------------------------------------------------------------ at the end
@@ -168,8 +181,8 @@ class Terminal:
         not_run = report.counts()["not_run"]
         if report.stopped and not_run:
             lines.append(self._paint(f"NOT RUN {not_run} cases: {report.stopped}"))
-        lines.extend(self._failures(report))
-        if any(r.outcome.status != "not_run" for r in report.records):
+        lines.extend(self._causes(report))
+        if self.verbosity >= 0 and any(r.outcome.status != "not_run" for r in report.records):
             lines.extend(self._slowest(report))
             lines.extend(self._by(report, "variant"))
             lines.extend(self._by(report, "kind"))
@@ -186,13 +199,39 @@ class Terminal:
         """Say on ``err`` what went wrong around the run (a report that could not be written)."""
         self._write_err(f"error: {printable(text)}\n")
 
-    def _failures(self, report: Report) -> list[str]:
-        failing = [r for r in report.records
-                   if not r.judgement.ok and r.outcome.status != "not_run"]
-        if not failing:
+    def _causes(self, report: Report) -> list[str]:
+        """The causes, most cases first, each with its rule in words and one repro: the
+        failures are printed once as they happen, so the end says what they add up to."""
+        causes = report.causes()
+        if not causes:
             return []
-        return [f"failures ({len(failing)}):",
-                *(self._paint(headline(r.case_id, r.outcome, r.judgement)) for r in failing)]
+        total = sum(len(c.cases) for c in causes)
+        lines = [f"causes ({len(causes)} cause{'s' if len(causes) != 1 else ''} of {total} "
+                 f"failing case{'s' if total != 1 else ''}, most cases first):"]
+        for cause in causes:
+            knock = f", {len(cause.knock_ons)} of them knock-ons" if cause.knock_ons else ""
+            count = f"{len(cause.cases)} case{'s' if len(cause.cases) != 1 else ''}{knock}"
+            path, _, _ = cause.difference()
+            where = cause.where() + (f": {path}" if path else "")
+            if cause.rule is None:
+                lines.append(f"{cause.id} {cause.label} ({cause.variant}): {count}")
+                lines.append(f"   first: {where}")
+                lines.append(f"   {_first_line(cause.first().outcome.message)}")
+            else:
+                lines.append(f"{cause.id} {cause.rule} ({cause.variant}): {count}")
+                lines.extend(rule_lines((cause.rule,), indent="   "))
+                lines.append(f"   first divergence: {where}")
+            repro = cause.first().outcome.repro
+            if repro:
+                lines.append(f"   repro: {repro}")
+            for reading in report.readings:
+                if reading.get("cause") == cause.id and reading.get("matches"):
+                    lines.append(f"   reading: {sentence(reading)}")
+            tried = [r for r in report.readings if r.get("cause") == cause.id]
+            if tried and not any(r.get("matches") for r in tried):
+                names = ", ".join(str(r["reading"]) for r in tried)
+                lines.append(f"   reading: no reading of {cause.rule} matches ({names} tried)")
+        return lines
 
     def _slowest(self, report: Report) -> list[str]:
         ran = [r for r in report.records if r.outcome.status != "not_run"]
@@ -235,6 +274,10 @@ class Terminal:
     def _write_err(self, text: str) -> None:
         self.err.write(text)
         self.err.flush()
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def _columns() -> int:

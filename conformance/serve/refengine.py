@@ -70,6 +70,11 @@ class ReferenceEngine:
     def __repr__(self) -> str:
         return "ReferenceEngine()"
 
+    def current_hand(self) -> HandState | None:
+        """The hand in progress (None before any): the kit's shadow reads the position at
+        which an engine's answer first differs, to name the rule there."""
+        return self._hand
+
     def hello(self) -> JsonObject:
         """Name, version, protocol, and every bundled variant with all its option values."""
         variants = {}

@@ -181,14 +181,19 @@ def _check_legal(trace: Trace, step: Step, got: list[str], out: list[Mismatch]) 
                                 f"(sha256 {digest[:12]}...)"))
 
 
+def _event_text(event: JsonObject | None) -> str:
+    """An event for a message; a list that ends before the index has "no such event"."""
+    return "no such event" if event is None else short_json(event)
+
+
 def _event_mismatch(trace: Trace, step: Step, got: list[JsonObject]) -> Mismatch:
     expected = list(step.events)
     index = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False))
                   if not same_json(a, b)), min(len(expected), len(got)))
     want = expected[index] if index < len(expected) else None
     have = got[index] if index < len(got) else None
-    detail = (f"events differ at event {index}: expected {short_json(want)}, got {short_json(have)}"
-              f" ({len(expected)} expected, {len(got)} got)")
+    detail = (f"events differ at event {index}: expected {_event_text(want)}, got "
+              f"{_event_text(have)} ({len(expected)} expected, {len(got)} got)")
     return Mismatch(trace.path, step.line, f"{step.where}.events[{index}]", want, have, detail)
 
 

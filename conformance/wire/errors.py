@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Literal
 
-FailureKind = Literal["crash", "timeout", "malformed", "protocol", "startup"]
+FailureKind = Literal["crash", "timeout", "malformed", "protocol", "startup", "exception"]
 
 
 class EngineRejected(Exception):
@@ -66,6 +66,15 @@ class EngineCrashed(EngineFailure):
     def __init__(self, detail: str, *, stderr: str = "", returncode: int | None = None) -> None:
         self.returncode = returncode
         super().__init__(detail, stderr=stderr)
+
+
+class EngineRaised(EngineCrashed):
+    """The engine's own code raised on a verb and said so (an ``internal`` error reply, or an
+    in-process engine's exception): that case's error, with the engine's traceback. The
+    engine did not die of it, so it does not count towards ``--max-engine-failures``: one
+    repeatable slip in one verb must not stop the run for every case after it."""
+
+    kind: ClassVar[FailureKind] = "exception"
 
 
 class EngineStartupFailed(EngineCrashed):

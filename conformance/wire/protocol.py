@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from dominokit.conformance.wire.errors import (
-    EngineCrashed,
+    EngineRaised,
     EngineRejected,
     MalformedReply,
     ProtocolViolation,
@@ -394,7 +394,7 @@ def check_reply(reply: JsonObject, cmd: str, seq: int, expect: Any = None) -> Js
     if "error" in reply:
         error = reply["error"]
         if error["code"] == "internal":
-            raise EngineCrashed(f"engine reported an internal error on {cmd!r}: "
+            raise EngineRaised(f"engine reported an internal error on {cmd!r}: "
                                 f"{error['message']}")
         raise EngineRejected(error["code"], error["message"], error.get("rule"))
     result: JsonObject = reply["result"]

@@ -203,7 +203,7 @@ def glossary_markdown(lang: Lang) -> str:
 def term_picture(anchor: str, lang: Lang) -> str:
     """A small drawing of a term, made with the book's own diagrams (empty when the term has
     none): a double, a blank, a widow, an open end, a lake, the stock."""
-    from dominokit.rulebook import diagrams
+    from dominokit.conformance.run import diagrams
     from dominokit.rulebook.captions import say
     from dominokit.rulebook.chainrows import end_names
     from dominokit.rulebook.text import figure

@@ -20,9 +20,9 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
+from dominokit.conformance.run import diagrams
 from dominokit.reference import Action, Variant
-from dominokit.reference import board as board_rules
-from dominokit.rulebook import diagrams
+from dominokit.reference import board_plain as board_rules
 from dominokit.rulebook.book import Book, TraceInfo
 from dominokit.rulebook.captions import count, phase_words, say
 from dominokit.rulebook.card import game_name

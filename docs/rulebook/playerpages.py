@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from dominokit.conformance.run import diagrams
 from dominokit.reference import Variant
-from dominokit.rulebook import diagrams
 from dominokit.rulebook.book import READING_PAGE, Book, TraceInfo, variant_page
 from dominokit.rulebook.captions import phase_words, say
 from dominokit.rulebook.card import card_rows, game_name

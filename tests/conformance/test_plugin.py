@@ -55,7 +55,7 @@ def test_failures_read_like_the_cli(run: pytest.Pytester) -> None:
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines([
         "*FAILED perft/szczerbak/widow-faces-1-d1: perft(1) = 1, expected 2*",
-        "*rules: R-ALL-11, R-SZC-02*",
+        "*rule: R-SZC-02 Widow: *",
     ])
 
 

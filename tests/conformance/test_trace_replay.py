@@ -78,9 +78,9 @@ def test_replay_reproduces_the_failure_conform_found(
     assert replayed.startswith(f"FAILED {outcome.repro}: ")
     # Same place (hand and step) and the same rule named first.
     assert _line(replayed, "first divergence") == _line(conform_text, "first divergence")
-    conform_rules = _line(conform_text, "rules").removeprefix("rules: ").split(", ")
-    replay_rules = _line(replayed, "rules").removeprefix("rules: ").split(", ")
-    assert replay_rules[0] == conform_rules[0]
+    conform_rule = _line(conform_text, "rule").removeprefix("rule: ").split()[0]
+    replay_rule = _line(replayed, "rule").removeprefix("rule: ").split()[0]
+    assert replay_rule == conform_rule
     assert replayed.rstrip().endswith(
         "1 trace(s): 0 matched, 1 diverged, 0 errored, 0 not applicable, 0 unreadable")
 

@@ -294,7 +294,7 @@ def test_the_printable_board_has_real_size_cells(site: Path) -> None:
     assert svg, "no board on the printable board page"
     width = float(re.search(r'width="([\d.]+)mm"', svg.group(0)).group(1))
     view = float(re.search(r'viewBox="0 0 ([\d.]+)', svg.group(0)).group(1))
-    from dominokit.rulebook.diagrams import CELL
+    from dominokit.conformance.run.diagrams import CELL
 
     assert abs(width / view * CELL - TILE_MM) < 0.1
     assert "Planszę należy wykonać samodzielnie" in \

@@ -29,8 +29,12 @@ type obj = map[string]any
 var (
 	placement = regexp.MustCompile(`^([0-6])-([0-6])@([LR])([0-6])$`)
 	tileText  = regexp.MustCompile(`^([0-6])-([0-6])$`)
-	bug       = os.Getenv("PLANT_BUG")
 )
+
+// plantedBug is read while a test runs, never when the package loads: go test caches a
+// result against the environment variables a test reads, and only reads made while tests
+// run are recorded, so PLANT_BUG=parity go test ./... would otherwise print "ok (cached)".
+func plantedBug() string { return os.Getenv("PLANT_BUG") }
 
 // ------------------------------------------------------------------------ the tiny engine
 
@@ -156,7 +160,7 @@ func (h *hand) placements(player int) []move {
 			if a == h.end {
 				other = b
 			}
-			if bug == "parity" || other == 0 || other%2 != h.end%2 { // R-SZC-04
+			if plantedBug() == "parity" || other == 0 || other%2 != h.end%2 { // R-SZC-04
 				out = append(out, move{t, h.end})
 			}
 		}

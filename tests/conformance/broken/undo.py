@@ -2,8 +2,9 @@
 
 Each declares the ``undo`` capability, so the kit walks its perft positions by undo and runs
 its undo cases; each plays every rule right and gets only the taking back wrong. ``undo`` is
-the protocol's alone (no rule of the book decides it), so they name R-ALL-03, the rule the
-protocol-only cases list.
+the protocol's alone (no rule of the book decides it): an engine whose undo leaves the match
+totals is blamed on the match rule, whose totals it fails to restore; the others name R-ALL-03,
+the rule of the stock's order and of the protocol-only cases.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ class UndoKeepsMatchTotals(_DeclaresUndo, Broken):
     """Undoing the action that ended a match's hand puts the hand back but leaves its result
     in the match: the totals and hands played still count the hand."""
 
-    variant, rule = "poldomino", "R-ALL-03"
+    variant, rule = "poldomino", "R-POL-10"
     only = ("requests/poldomino/undo-*",)
 
     def undo(self) -> JsonObject:
