@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Final
 
+from dominokit.conformance.cases.jsondiff import diff_lines
 from dominokit.conformance.cases.model import Outcome
-from dominokit.conformance.run.jsondiff import diff_lines
 from dominokit.reference import Action, HandState, Rules
 from dominokit.reference.engine import check_action
 from dominokit.reference.errors import NotationError

@@ -22,11 +22,11 @@ import yaml
 from dominokit.conformance import traces
 from dominokit.conformance.cases import Params
 from dominokit.conformance.cases.compare import Blame, diff_text, legal_summary, unique
+from dominokit.conformance.cases.jsondiff import MISSING
 from dominokit.conformance.cases.model import Case, Context, Outcome
 from dominokit.conformance.cases.oracle import rules_of
 from dominokit.conformance.cases.shadow import Shadowed
 from dominokit.conformance.kit.driver import Engine
-from dominokit.conformance.run.jsondiff import MISSING
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import (
     Deal,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from dominokit.conformance.run.jsondiff import differences
+from dominokit.conformance.cases.jsondiff import differences
 
 if TYPE_CHECKING:
     from dominokit.conformance.run.report import CaseRecord

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dominokit.conformance.run.jsondiff import diff_lines
+from dominokit.conformance.cases.jsondiff import diff_lines
 
 
 def test_a_changed_number_is_one_path_line() -> None:

@@ -72,15 +72,17 @@ def test_every_case_has_a_since_and_a_fingerprint_matching_its_content() -> None
 def test_a_changed_case_without_a_new_changelog_entry_is_refused() -> None:
     """The check can fail: change one vector of a case and keep the changelog as it is."""
     releases = history.parse_changelog((ROOT / "CHANGELOG.md").read_text(encoding="utf-8"))
-    case = history.CaseInfo("perft/szczerbak/start-d1", "perft", "szczerbak", {}, ("R-SZC-01",))
-    vectors = {case.id: [{"counts": [{"depth": 1, "count": 4}], "cases": [case.id]}]}
+    # A case no entry since 1.0.0 names (an invariant of the engine's own answers).
+    case = history.CaseInfo("invariants/szczerbak/termination", "invariants", "szczerbak", {},
+                            ("R-ALL-02",))
+    vectors = {case.id: [{"hands": 3, "cases": [case.id]}]}
     old, problems = history.build([case], releases, vectors, None)
     assert problems == [] and old.since(case.id) == "1.0.0"
-    changed = {case.id: [{"counts": [{"depth": 1, "count": 5}], "cases": [case.id]}]}
+    changed = {case.id: [{"hands": 4, "cases": [case.id]}]}
     _, problems = history.build([case], releases, changed, old)
     assert len(problems) == 1 and "changed" in problems[0] and "CHANGELOG.md" in problems[0]
     newer = history.Release("2.1.0", "2026-12-03", (history.Entry(
-        "2.1.0", "Changed", "perft recounted", ("perft/szczerbak/*",)),))
+        "2.1.0", "Changed", "termination bounded afresh", ("invariants/szczerbak/*",)),))
     moved, problems = history.build([case], (newer, *releases), changed, old)
     assert problems == [] and moved.since(case.id) == "2.1.0"
 
@@ -94,13 +96,16 @@ def test_a_changelog_glob_that_names_no_case_is_refused() -> None:
 
 def test_the_json_report_gives_each_case_its_since(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    subprocess.run([*CLI, "conform", "--only", "perft/szczerbak/*-d1", "--only",
-                    "requests/szczerbak/no-hand", "-j", "1", "--json", str(out)],
+    subprocess.run([*CLI, "conform", "--only", "invariants/szczerbak/*", "--only",
+                    "requests/szczerbak/no-hand", "--only", "perft/szczerbak/*-d1", "-j", "1",
+                    "--json", str(out)],
                    check=True, capture_output=True, cwd=ROOT)
     data = json.loads(out.read_text())
     since = {case["id"]: case["since"] for case in data["cases"]}
     assert since["requests/szczerbak/no-hand"] == "2.0.0"
-    assert {s for i, s in since.items() if i.startswith("perft/")} == {"1.0.0"}
+    # perft cases check every legal list since 2.0.0; the engine's own invariants are as in 1.0.0
+    assert {s for i, s in since.items() if i.startswith("perft/")} == {"2.0.0"}
+    assert since["invariants/szczerbak/termination"] == "1.0.0"
 
 
 @pytest.mark.parametrize(("engine", "failures"), [("poldomino_js", 6), ("four_games", 4)])
