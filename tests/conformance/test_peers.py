@@ -144,8 +144,8 @@ def test_steps_the_engine_cannot_express_are_refused(name: str, payout: str, pai
 
 
 @pytest.mark.parametrize(("name", "file", "row"), [
-    ("openspiel", "openspiel", "| OpenSpiel `python_block_dominoes` 2.0.2 |"),
-    ("dominoes_pkg", "dominoes", "| `dominoes` 6.1.0 |"),
+    ("openspiel", "openspiel", "| open_spiel python_block_dominoes 2.0.2 |"),
+    ("dominoes_pkg", "dominoes", "| dominoes 6.1.0 |"),
 ])
 def test_the_suite_ends_as_the_expectations_and_the_page_say(
         name: str, file: str, row: str, tmp_path: Path) -> None:
