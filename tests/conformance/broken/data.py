@@ -162,7 +162,8 @@ class SzczerbakNoParity(Mutant):
 
     @classmethod
     def mutate(cls, data: dict[str, Any]) -> None:
-        data["turn"]["parity"]["policy"] = "none"
+        parity = data["turn"]["parity"]
+        data["turn"]["parity"] = {"policy": "none", "rule": parity["rule"]}  # no blank rule then
 
 
 class SzczerbakPassAnytime(Mutant):

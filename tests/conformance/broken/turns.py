@@ -288,7 +288,9 @@ class PoldominoDrawTakesLastTile(StatePatch):
 
 
 class ProgressivePlacedTileStaysInHand(StatePatch):
-    """A placed tile is put on the table but not taken out of the hand."""
+    """The hand's first tile is put on the table but not taken out of the hand (only the
+    first: a tile that never left would fill the table past any real set, which the protocol's
+    size limits refuse before any rule could be blamed)."""
 
     variant, rule = "progressive", "R-ALL-12"
     only = ("invariants/progressive/tile-conservation",)
@@ -297,6 +299,8 @@ class ProgressivePlacedTileStaysInHand(StatePatch):
               events: list[JsonObject]) -> tuple[HandState, list[JsonObject]] | None:
         mover = before.to_move
         if action.tile is None or mover is None or after.result is not None:
+            return None
+        if getattr(before.table, "tiles", None):  # not the hand's first tile
             return None
         return with_hand(after, mover, (*after.hands[mover], action.tile)), events
 
