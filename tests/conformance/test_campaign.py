@@ -39,7 +39,9 @@ def streamed_records(path: Path) -> list[dict[str, Any]]:
     return lines[1:-1]
 
 def test_jsonl_has_each_record_as_the_report_does(tmp_path: Path) -> None:
-    cases = collect_cases("szczerbak", "perft/szczerbak/widow-*-d[12]")
+    # the widow's perft cases fail; the invariants of the engine's own answers hold
+    cases = [*collect_cases("szczerbak", "perft/szczerbak/widow-*-d[12]"),
+             *collect_cases("szczerbak", "invariants/szczerbak/termination", examples=2)]
     lines = tmp_path / "run.jsonl"
     report = run_suite("python:tests.conformance.broken.engines:WidowStarterLowerHalf", cases=cases,
                        out=io.StringIO(), report_dir=tmp_path / "r", jsonl_path=lines)
@@ -188,7 +190,10 @@ def test_an_interrupted_campaign_keeps_its_repros_and_partial_record(
     assert record["status"] == "failed" and record["failing_hands"] >= 1
     assert record["repros"] and all(Path(p).is_file() for p in record["repros"])
     assert "of 1,000 random hands played" in record["message"]
-    assert streamed_records(lines)[-1] == record
+    # streamed as the case ended; its cause is named once the run has them all
+    streamed = streamed_records(lines)[-1]
+    assert streamed == {key: value for key, value in record.items()
+                        if key not in ("cause", "blame")}
 
 
 def test_an_interrupt_before_any_failure_records_the_case_as_not_run(

@@ -118,6 +118,7 @@ def test_the_page_shows_causes_when_the_report_has_them(published: Path) -> None
     from dominokit.conformance.run import html
 
     data = json.loads((published / "r.json").read_text())
+    data.pop("causes", None)
     assert 'id="causes"' not in html.render(data)
     first = _failures(published)[0]["id"]
     data["causes"] = [{"cause": "passes counted twice", "rule": "R-ALL-13",

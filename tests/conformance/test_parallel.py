@@ -101,14 +101,14 @@ def test_xdist_gives_the_serial_verdicts(pytester: pytest.Pytester,
     result = pytester.runpytest_subprocess(
         *_plugin_args(), "-p", "xdist", "-n", "2", "-v", "--dominokit-engine", BROKEN,
         "--dominokit-variant", "szczerbak", "--dominokit-examples", "2",
-        "--dominokit-only", "[gp]*")  # golden and perft: passes, failures, a widow of each
+        "--dominokit-only", "[gpi]*")  # golden, perft, invariants: passes and failures
     got = {case: verdict for verdict, case in
            re.findall(r"^\[gw\d+\] \[ *\d+%\] (PASSED|FAILED|SKIPPED) dominokit::(\S+)",
                       result.stdout.str(), re.MULTILINE)}
     word = {"passed": "PASSED", "failed": "FAILED", "not_applicable": "SKIPPED"}
     serial = run(tmp_path, 1)
     want = {record.case_id: word[record.outcome.status] for record in serial.records
-            if record.kind in ("golden", "perft")}
+            if record.kind in ("golden", "perft", "invariants")}
     assert set(want.values()) == {"PASSED", "FAILED"}
     assert got == want
 
@@ -136,7 +136,7 @@ def test_the_default_runs_one_worker_per_usable_cpu_with_the_serial_records(
     monkeypatch.setattr(settings, "usable_cpus", lambda: 2)
     monkeypatch.setattr(parallel, "ForkedPool", counting_pool)
     common = ["conform", "--engine", BROKEN, "--variant", "szczerbak", "--examples", "2",
-              "--only", "[gp]*", "--report-dir", str(tmp_path / "report"), "--color", "never"]
+              "--only", "[gpi]*", "--report-dir", str(tmp_path / "report"), "--color", "never"]
     assert main([*common, "--json", str(tmp_path / "default.json")]) == ExitStatus.FAILED
     assert started == [2]  # no -j: the two usable CPUs, each a worker
     assert main([*common, "-j", "1", "--json", str(tmp_path / "serial.json")]) \
