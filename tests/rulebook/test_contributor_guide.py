@@ -57,6 +57,15 @@ def _copy(tmp_path: Path) -> tuple[Path, Path]:
     root.mkdir(parents=True)
     for folder in MAPPED:
         (root / folder).symlink_to(copy / folder, target_is_directory=True)
+    # ``dominokit`` is a regular package, and ``python -m`` run in the copy finds the copy's own
+    # ``dominokit/`` first: it maps the copy's folders as the checkout's does (its links are
+    # not files, so they are made here), and the import root is a regular package too.
+    for link in sorted((REPO / "dominokit").iterdir()):
+        if link.is_symlink():
+            (copy / "dominokit" / link.name).symlink_to(os.readlink(link),
+                                                        target_is_directory=True)
+        elif link.name in ("__init__.py", "__main__.py"):
+            shutil.copy2(link, root / link.name)
     return copy, root.parent
 
 
