@@ -3,7 +3,8 @@
 Seeded hands are played on the reference; at their positions the kit builds actions of one
 kind of illegality (a tile the player does not hold, a tile at an end it does not fit, a
 mismatched or parity-breaking tile, an occupied, off-board, untouching or mismatched board
-placement, a draw, pass or stop the rules do not allow, any action after the hand has ended),
+placement, a double written with one cell twice, a draw, pass or stop the rules do not allow,
+any action after the hand has ended),
 keeps those the reference refuses, and sends them to the engine, which follows the same hand.
 Each must get an ``illegal_action`` error reply citing the rule the reference cites (the
 contract's precedence, when more than one rule forbids the action) and leave ``state`` exactly
@@ -195,6 +196,22 @@ def _not_adjacent(state: HandState) -> Iterator[str]:
                     yield f"{tile}@{r}.{c}+{r}.{c + 2}"
 
 
+def _double_on_one_cell(state: HandState) -> Iterator[str]:
+    """A double the mover holds, written with the same cell twice (``4-4@0.0+0.0``), on an
+    empty cell that touches a placed tile (any cell before the first placement): canonical
+    notation (spec/protocol.md), refused as two cells that are not edge-adjacent. (A double
+    not held cites R-ALL-12 first, as any tile not held does: tile-not-in-hand's concern.)"""
+    grid = _grid(state)
+    rows, cols = len(grid), len(grid[0])
+    empty = [(r, c) for r in range(rows) for c in range(cols) if grid[r][c] is None]
+    touching = [cell for cell in empty
+                if any(grid[n[0]][n[1]] is not None for n in _around(cell, rows, cols))]
+    cells = touching or empty
+    for tile in [tile for tile in _hand_tiles(state) if tile.is_double][:2]:
+        for r, c in (cells[0], cells[len(cells) // 2]):
+            yield f"{tile}@{r}.{c}+{r}.{c}"
+
+
 def _word(word: str) -> Generator:
     def make(state: HandState) -> Iterator[str]:
         yield word
@@ -236,6 +253,8 @@ CATEGORIES = (
              lambda rules: rules.matching.rule),
     Category("no-contact", _board_table, _no_contact, lambda rules: rules.matching.extra_rule),
     Category("cells-not-adjacent", _board_table, _not_adjacent,
+             lambda rules: rules.matching.extra_rule),
+    Category("double-on-one-cell", _board_table, _double_on_one_cell,
              lambda rules: rules.matching.extra_rule),
     Category("draw-not-allowed", lambda rules: True, _word("draw"),
              lambda rules: rules.draw.rule),

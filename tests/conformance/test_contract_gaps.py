@@ -66,7 +66,52 @@ def test_a_chain_place_event_has_no_rule(tmp_path: Path) -> None:
     assert _statuses(data) == {"failed"}
 
 
-def test_the_opening_of_a_widow_hand_and_a_double_on_one_cell_are_written() -> None:
-    assert "A hand that opens from a widow (Szczerbak) never has an empty table" in PROTOCOL
-    assert "A double written with the same cell twice (`4-4@0.0+0.0`)" in PROTOCOL
+def _failed(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [case for case in data["cases"] if case["status"] == "failed"]
+
+
+def test_several_lakes_from_one_placement_come_ordered_by_their_cells(tmp_path: Path) -> None:
+    """The golden Pijanowski traces hold placements that close two to four lakes at once
+    (smaller lakes before larger ones and after them), so an engine listing them in the order
+    a flood from the placed tile finds them fails there."""
     assert "**Several lakes from one placement.**" in PROTOCOL
+    assert "the lake holding the first cell in row-major order comes first" in PROTOCOL
+    only = "golden/pijanowski/*"
+    assert _statuses(_run(tmp_path, None, only)) == {"passed"}
+    flooded = _run(tmp_path, "python:tests.conformance.broken.scores:PijanowskiLakesByPlacedHalf",
+                   only)
+    failed = _failed(flooded)
+    assert failed and all("R-PIJ-06" in case["rules"] for case in failed)
+    assert any(".cells" in case["diff"] for case in failed)
+
+
+def test_a_pass_opening_a_widow_hand_cites_the_pass_rule(tmp_path: Path) -> None:
+    """Szczerbak's widow lies on the table from the deal: a pass as the hand's first action, by
+    a player who can place, breaks the pass rule, not the opening rule."""
+    from dominokit.conformance.cases import rejection
+
+    assert "A hand that opens from a widow (Szczerbak) never has an empty table" in PROTOCOL
+    first = [a for a in rejection.attempts("szczerbak", "pass-not-allowed", 0) if not a.before]
+    assert first and {a.rule for a in first} == {"R-SZC-06"}
+    only = "rejection/szczerbak/pass-not-allowed"
+    assert _statuses(_run(tmp_path, None, only)) == {"passed"}
+    opened = _run(tmp_path, "python:tests.conformance.broken.refusals:"
+                  "SzczerbakWidowHandOpensWithAPass", only)
+    (case,) = opened["cases"]
+    assert case["status"] == "failed" and case["step"] == 0
+    assert case["expected"]["rule"] == "R-SZC-06" and case["got"]["rule"] == "R-SZC-02"
+
+
+def test_a_double_written_with_one_cell_twice_is_an_illegal_action(tmp_path: Path) -> None:
+    """``4-4@0.0+0.0`` is canonical notation: refused as ``illegal_action`` citing the
+    adjacency rule (R-PIJ-03), never ``bad_request``."""
+    assert "A double written with the same cell twice (`4-4@0.0+0.0`)" in PROTOCOL
+    only = "rejection/pijanowski/double-on-one-cell"
+    passed = _run(tmp_path, None, only)
+    (case,) = passed["cases"]
+    assert case["status"] == "passed" and case["covers"] == ["R-PIJ-03"]
+    guessed = _run(tmp_path, "python:tests.conformance.broken.refusals:"
+                   "PijanowskiDoubleOnOneCellIsBadRequest", only)
+    (case,) = guessed["cases"]
+    assert case["status"] == "failed"
+    assert case["expected"]["error"] == "illegal_action" and case["got"]["error"] == "bad_request"

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from dominokit.conformance.wire.errors import EngineRejected
 from dominokit.reference import Action, Deal
 from dominokit.reference import engine as reference_engine
+from dominokit.reference.chain import ChainTable
 from dominokit.reference.errors import DealError
 from dominokit.reference.rules import Rules
 from tests.conformance.broken.engines import Broken, JsonObject, with_hand
@@ -79,6 +80,42 @@ class PijanowskiOffBoardCitesContacts(RuleOfRefusal):
         if refused.code != "illegal_action" or "board" not in refused.message:
             return None
         return EngineRejected("illegal_action", refused.message, "R-PIJ-04")
+
+
+class PijanowskiDoubleOnOneCellIsBadRequest(RuleOfRefusal):
+    """A double written with one cell twice (``4-4@0.0+0.0``) is refused as malformed
+    notation (``bad_request``) instead of ``illegal_action`` citing the adjacency rule, or
+    R-ALL-12 when the double is not held (spec/protocol.md: it is canonical notation)."""
+
+    variant, rule = "pijanowski", "R-PIJ-03"
+    only = ("rejection/pijanowski/double-on-one-cell",)
+
+    def refusal(self, refused: EngineRejected, action: Action) -> EngineRejected | None:
+        cells = action.cells
+        if cells is None or cells[0] != cells[1]:
+            return None
+        return EngineRejected("bad_request", f"{action} covers one cell twice")
+
+
+class SzczerbakWidowHandOpensWithAPass(RuleOfRefusal):
+    """The first action of a hand that opens from a widow is taken as the opening: a pass
+    there, by a player who can place, is refused citing the opening rule (R-SZC-02) instead of
+    the pass rule (spec/protocol.md: the widow lies on the table from the deal)."""
+
+    variant, rule = "szczerbak", "R-SZC-06"
+    only = ("rejection/szczerbak/pass-not-allowed",)
+    _widow_only = False
+
+    def apply(self, action: str) -> list[JsonObject]:
+        table = self._hand.table if self._hand is not None else None
+        self._widow_only = isinstance(table, ChainTable) and len(table.tiles) == 1
+        return super().apply(action)
+
+    def refusal(self, refused: EngineRejected, action: Action) -> EngineRejected | None:
+        if not self._widow_only or action.kind != "pass" or refused.rule != self.rule:
+            return None
+        return EngineRejected("illegal_action", "the hand opens with a tile, not a pass",
+                              "R-SZC-02")
 
 
 class SzczerbakRefusedParityLosesTile(Broken):

@@ -179,3 +179,25 @@ class PijanowskiLakesToOpponent(StatePatch):
         hand = self._rescore(dataclasses.replace(after, points=(points[0], points[1])))
         patched = [{**e, "player": 1 - mover} if e.get("type") == "lake" else e for e in events]
         return hand, end_event(patched, hand)
+
+
+class PijanowskiLakesByPlacedHalf(StatePatch):
+    """Several lakes from one placement come in the order a flood from the placed tile finds
+    them: the lakes touching its low half first, then the others, instead of ordered by their
+    cells (spec/protocol.md, several lakes from one placement)."""
+
+    variant, rule = "pijanowski", "R-PIJ-06"
+    only: ClassVar[tuple[str, ...]] = ("golden/pijanowski/*",)
+
+    def patch(self, before: HandState, action: Action, after: HandState,
+              events: list[JsonObject]) -> tuple[HandState, list[JsonObject]] | None:
+        lakes = [e for e in events if e.get("type") == "lake"]
+        if len(lakes) < 2 or action.cells is None:
+            return None
+        low = action.cells[0]
+
+        def touches_low(lake: JsonObject) -> bool:
+            return any(abs(r - low[0]) + abs(c - low[1]) == 1 for r, c in lake["cells"])
+
+        ordered = iter(sorted(lakes, key=lambda lake: not touches_low(lake)))
+        return after, [next(ordered) if e.get("type") == "lake" else e for e in events]
