@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import partial
 from importlib.resources.abc import Traversable
@@ -128,7 +129,17 @@ def _load(entry: Traversable) -> traces.Trace:
 
 
 def _run(entry: Traversable, engine: Engine, ctx: Context) -> Outcome:
-    return judge(_load(entry), Shadowed(engine))
+    trace = _load(entry)
+    return without_undo(trace, ctx) or judge(trace, Shadowed(engine))
+
+
+def without_undo(trace: traces.Trace, ctx: Context) -> Outcome | None:
+    """Not applicable: a trace that takes actions back (undo steps, protocol 2), for an
+    engine whose ``hello`` does not declare ``undo``."""
+    if not trace.takes_back or (ctx.hello is not None and "undo" in ctx.hello.capabilities):
+        return None
+    return Outcome.not_applicable("the trace takes actions back with undo, and the engine "
+                                  "does not declare the undo capability in hello (protocol 2)")
 
 
 def judge(trace: traces.Trace, engine: Engine) -> Outcome:
@@ -291,7 +302,12 @@ def _reference_at(trace: traces.Trace, hand: int, step: int) -> HandState:
 
 
 def _advance(state: HandState, recorded: traces.HandTrace, steps: int) -> HandState:
+    before: list[HandState] = []
     for step in recorded.steps[:steps]:
+        if step.undo:
+            state = before.pop()
+            continue
+        before.append(state)
         state, _ = apply_action(state, step.action)
     return state
 
@@ -317,10 +333,16 @@ def _reach(trace: traces.Trace, hand: int, step: int, engine: Engine) -> set[str
                 engine.apply(action)
         for recorded in trace.hands[:hand]:
             engine.next_hand(dict(recorded.deal))
-            for earlier in recorded.steps:
-                engine.apply(earlier.action)
+            _send(engine, recorded.steps)
         engine.next_hand(dict(trace.hands[hand].deal))
-    for earlier in trace.hands[hand].steps[:step]:
-        engine.apply(earlier.action)
+    _send(engine, trace.hands[hand].steps[:step])
     return set(engine.legal())
+
+
+def _send(engine: Engine, steps: Sequence[traces.Step]) -> None:
+    for earlier in steps:
+        if earlier.undo:
+            engine.undo()
+        else:
+            engine.apply(earlier.action)
 

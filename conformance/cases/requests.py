@@ -25,10 +25,12 @@ import dataclasses
 import io
 import json
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache, partial
 from typing import Any, Protocol
 
 from dominokit.conformance.cases import Params, oracle
+from dominokit.conformance.cases import repro as repros
 from dominokit.conformance.cases.bad_requests import (
     BUILDERS,
     NEEDS_UNDO,
@@ -47,6 +49,7 @@ from dominokit.conformance.kit.driver import Engine, RawLines
 from dominokit.conformance.serve.refengine import ReferenceEngine
 from dominokit.conformance.serve.server import run_engine_server
 from dominokit.conformance.traces.engine import EngineLike
+from dominokit.conformance.traces.record import UNDO
 from dominokit.conformance.wire.errors import EngineRejected
 
 JsonObject = dict[str, Any]
@@ -286,9 +289,10 @@ def _run_undo(variant: str, seed: int, engine: Engine, ctx: Context) -> Outcome:
     position: MatchPosition = match_hands(variant, seed, 1)
     start, *actions = [r for r in position.setup if r.cmd in ("next_hand", "apply")]
     played = " ".join(r.fields["action"] for r in actions)
-    fail = partial(_undo_failure, variant, f"new_match, next_hand, apply {played}, then undo")
-    shadowed = Shadowed(engine)
     match = position.setup[0].fields
+    fail = partial(_undo_failure, variant, f"new_match, next_hand, apply {played}, then undo",
+                   _UndoRepro(ctx, variant, match["first_starter"], dict(start.fields["deal"])))
+    shadowed = Shadowed(engine)
     shadowed.new_match(variant, dict(match["options"]), match["first_starter"])
     dealt = shadowed.next_hand(dict(start.fields["deal"]))
     states, legals = [dealt], [sorted(shadowed.legal())]
@@ -303,40 +307,46 @@ def _run_undo(variant: str, seed: int, engine: Engine, ctx: Context) -> Outcome:
         return Outcome("errored", f"{variant}: the seeded hand did not change the match",
                        failure_kind="kit")
     last = actions[-1].fields["action"]
-    checks: list[tuple[str, Callable[[], Any], Any]] = [
-        (f"undo of the hand-ending {last!r}", shadowed.undo, states[-2]),
-        (f"state after the undo of {last!r}", shadowed.state, states[-2]),
-        (f"legal after the undo of {last!r}", lambda: sorted(shadowed.legal()), legals[-2]),
+    names = [r.fields["action"] for r in actions]
+    taken = [*names, UNDO]
+    again = [*taken, last]
+    checks: list[tuple[str, Callable[[], Any], Any, list[str]]] = [
+        (f"undo of the hand-ending {last!r}", shadowed.undo, states[-2], taken),
+        (f"state after the undo of {last!r}", shadowed.state, states[-2], taken),
+        (f"legal after the undo of {last!r}", lambda: sorted(shadowed.legal()), legals[-2],
+         taken),
         (f"match_state after the undo of {last!r} (the hand's result taken out again)",
-         lambda: _no_phase(shadowed.match_state()), _no_phase(before)),
-        (f"apply {last!r} again", lambda: shadowed.apply(last), events),
+         lambda: _no_phase(shadowed.match_state()), _no_phase(before), taken),
+        (f"apply {last!r} again", lambda: shadowed.apply(last), events, again),
         (f"match_state after {last!r} again", lambda: _no_phase(shadowed.match_state()),
-         _no_phase(after)),
+         _no_phase(after), again),
     ]
     for index in range(len(actions), 0, -1):
         action = actions[index - 1].fields["action"]
+        back = [*again, *[UNDO] * (len(actions) - index + 1)]
         checks.append((f"undo of {action!r} (action {index} of the hand)", shadowed.undo,
-                       states[index - 1]))
+                       states[index - 1], back))
+    every = [*again, *[UNDO] * len(actions)]
     checks += [(f"legal after taking back all {len(actions)} actions",
-                lambda: sorted(shadowed.legal()), legals[0]),
+                lambda: sorted(shadowed.legal()), legals[0], every),
                ("match_state after taking back the whole hand",
-                lambda: _no_phase(shadowed.match_state()), _no_phase(before))]
-    for what, ask, want in checks:
+                lambda: _no_phase(shadowed.match_state()), _no_phase(before), every)]
+    for what, ask, want, sent in checks:
         try:
             got = ask()
         except EngineRejected as refusal:
-            return fail(what, want, {"error": refusal.code, "message": refusal.message})
+            return fail(what, want, {"error": refusal.code, "message": refusal.message}, sent)
         if not same(got, want):
-            return fail(what, want, got)
+            return fail(what, want, got, sent)
     try:
         extra = shadowed.undo()
     except EngineRejected as refusal:
         if refusal.code == "bad_request":
             return Outcome.passed(f"{len(actions)} actions taken back and the last replayed")
         return fail("one undo more than the hand's actions", {"error": "bad_request"},
-                    {"error": refusal.code})
+                    {"error": refusal.code}, None)
     return fail("one undo more than the hand's actions", {"error": "bad_request"},
-                {"accepted": extra})
+                {"accepted": extra}, None)
 
 
 def _no_phase(state: Any) -> Any:
@@ -344,17 +354,48 @@ def _no_phase(state: Any) -> Any:
     return {k: v for k, v in state.items() if k != "phase"} if isinstance(state, dict) else state
 
 
-def _undo_failure(variant: str, steps: str, what: str, want: Any, got: Any) -> Outcome:
+@dataclass(frozen=True)
+class _UndoRepro:
+    """Where and from what an undo failure writes its repro: a match trace of the case's one
+    hand whose steps are the requests sent up to the failing one, undo steps included, and
+    then the actions still taken back, played again to end the hand."""
+
+    ctx: Context
+    variant: str
+    first_starter: int
+    deal: JsonObject
+
+    def write(self, sent: list[str], rules: tuple[str, ...], what: str) -> str | None:
+        played: list[str] = []
+        undone: list[str] = []
+        for token in sent:
+            if token == UNDO:
+                undone.append(played.pop())
+            else:
+                played.append(token)
+                if undone and undone[-1] == token:
+                    undone.pop()
+        return repros.write_match(
+            self.ctx.report_dir, f"requests/{self.variant}/{UNDO_HAND_END}", self.variant, {},
+            self.first_starter, [(self.deal, [*sent, *reversed(undone)])], rules or
+            (PROTOCOL_RULE,), note=f"the engine must answer the last undo step as the "
+            f"reference does ({what}); replay it with an engine that declares undo")
+
+
+def _undo_failure(variant: str, steps: str, repro: _UndoRepro, what: str, want: Any, got: Any,
+                  sent: list[str] | None) -> Outcome:
     """An undo that did not restore a position. No rule of the book decides how an engine
     takes an action back (the contract does: spec/protocol.md, ``undo``), so the failure names
     the contract and the requests that show it, and blames the rule of what was not restored,
-    as the reference states it at that position (the match totals: the match rule)."""
+    as the reference states it at that position (the match totals: the match rule). The repro
+    (``sent``: the requests up to the failing one) replays with ``dominokit trace replay``."""
     blame = Blame(oracle.rules_of(variant, {}))
     rules: tuple[str, ...] = ()
     if isinstance(want, dict) and isinstance(got, dict) and "error" not in got:
         rules = blame.match(want, got) if "match_state" in what else blame.state(want, got)
+    path = repro.write(sent, rules, what) if sent is not None else None
     return Outcome("failed", f"{what}: the engine answered otherwise than it did at that "
                    f"position (spec/protocol.md, undo: {UNDO_CONTRACT})\n"
                    f"to reproduce: {steps}", expected=want, got=got,
                    diff=diff_text(want, got, "answer", "the engine at that position"),
-                   rules=rules)
+                   rules=rules, repro=path)

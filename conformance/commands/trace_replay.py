@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Final, TextIO
 
-from dominokit.conformance.cases.golden import judge
+from dominokit.conformance.cases.golden import judge, without_undo
 from dominokit.conformance.cases.model import Case, Context, Outcome, run_case
 from dominokit.conformance.commands.trace import trace_files
 from dominokit.conformance.exit_status import ExitStatus
@@ -60,7 +60,7 @@ def _load(path: Path, err: TextIO) -> Trace | None:
 
 
 def _judged(trace: Trace, engine: Engine, ctx: Context) -> Outcome:
-    return judge(trace, engine)
+    return without_undo(trace, ctx) or judge(trace, engine)
 
 
 def _pictured(path: Path, trace: Trace, outcome: Outcome, engine: Engine,

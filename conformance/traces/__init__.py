@@ -39,6 +39,7 @@ from dominokit.conformance.traces.model import (
     load_trace,
 )
 from dominokit.conformance.traces.record import (
+    UNDO,
     cited_rules,
     leading_comments,
     non_default_options,
@@ -56,6 +57,7 @@ from dominokit.conformance.traces.replay import replay
 __all__ = [
     "LEGAL_LIST_MAX",
     "MATCH_KEYS",
+    "UNDO",
     "EngineLike",
     "HandTrace",
     "JsonObject",

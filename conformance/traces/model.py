@@ -58,6 +58,11 @@ class Step:
     refused: JsonObject | None = None
     state: JsonObject | None = None
     """The expected state after the action, when the trace states it."""
+    undo: bool = False
+    """An ``undo`` request (protocol 2) that takes back ``action``, the hand's last action not
+    yet taken back: the engine answers it with ``state``, and then ``match_state`` fits
+    ``match`` when that is set. It has no player, legal set or events."""
+    match: JsonObject | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,11 @@ class Trace:
     start: JsonObject | None = None
     start_line: int = 0
     perft: Perft | None = None
+
+    @property
+    def takes_back(self) -> bool:
+        """Whether the trace sends ``undo``: then only an engine declaring it can replay it."""
+        return any(step.undo for hand in self.hands for step in hand.steps)
 
     def hand_number(self, index: int) -> int:
         """The 1-based number in the match of ``hands[index]`` (after the prelude's hands)."""
@@ -221,11 +231,21 @@ def _refused_step_problems(document: spec.YamlDocument) -> list[SpecProblem]:
     else:
         places = []
     for base, raw, may_end in places:
+        played: list[str] = []
         for i, step in enumerate(raw):
             if "refused" in step and not (may_end and i == len(raw) - 1):
                 out.append(document.problem(
                     (*base, "steps", i, "refused"),
                     "only the last step of a hand trace may be refused"))
+            if "undo" not in step:
+                played.append(step["action"])
+                continue
+            last = played.pop() if played else None
+            if last != step["undo"]:
+                out.append(document.problem(
+                    (*base, "steps", i, "undo"),
+                    "an undo takes back the hand's last action not yet taken back: "
+                    f"{'there is none' if last is None else repr(last)} here"))
     return out
 
 
@@ -237,7 +257,11 @@ def _build(document: spec.YamlDocument) -> Trace:
 
     def steps(raw: list[JsonObject], base: JsonPath) -> tuple[Step, ...]:
         return tuple(
-            Step(
+            Step(action=step["undo"], player=None, events=(), legal=None, legal_count=None,
+                 legal_sha256=None, line=line((*base, "steps", i)),
+                 where=spec.json_path((*base, "steps", i)), state=step["state"], undo=True,
+                 match=step.get("match"))
+            if "undo" in step else Step(
                 action=step["action"],
                 player=step["player"],
                 events=tuple(step.get("events", ())),

@@ -42,11 +42,27 @@ def _step_head(engine: EngineLike, action: str) -> JsonObject:
     return step
 
 
-def _record_steps(engine: EngineLike, actions: Sequence[str], states: Collection[int] = ()
-                  ) -> list[JsonObject]:
-    """The steps of ``actions``; after the n-th action (n in ``states``) also the state."""
+UNDO = "undo"
+"""In the actions given to the recorder: an ``undo`` request (protocol 2) in their place,
+taking back the last action not yet taken back (written as an undo step)."""
+
+
+def _record_steps(engine: EngineLike, actions: Sequence[str], states: Collection[int] = (),
+                  in_match: bool = False) -> list[JsonObject]:
+    """The steps of ``actions`` (``UNDO``: an undo step, with the match state in a match);
+    after the n-th action (n in ``states``) also the state."""
     steps: list[JsonObject] = []
+    played: list[str] = []
     for index, action in enumerate(actions):
+        if action == UNDO:
+            if not played:
+                raise DominokitError(f"step {index}: an undo with no action to take back")
+            undo: JsonObject = {"undo": played.pop(), "state": _undo(engine)}
+            if in_match:
+                undo["match"] = _match_fields(engine.match_state())
+            steps.append(undo)
+            continue
+        played.append(action)
         step = _step_head(engine, action)
         try:
             step["events"] = engine.apply(action)
@@ -58,9 +74,21 @@ def _record_steps(engine: EngineLike, actions: Sequence[str], states: Collection
     return steps
 
 
+def _undo(engine: EngineLike) -> JsonObject:
+    undo = getattr(engine, "undo", None)
+    if undo is None:
+        raise DominokitError("the recording engine has no undo")
+    try:
+        state: JsonObject = undo()
+    except EngineRejected as error:
+        raise DominokitError(f"the undo is refused: {error}") from None
+    return state
+
+
 def stated_states(hand: Mapping[str, Any]) -> set[int]:
     """The action counts after which a recorded hand states the state (0: after the deal)."""
-    out = {index + 1 for index, step in enumerate(hand["steps"]) if "state" in step}
+    out = {index + 1 for index, step in enumerate(hand["steps"])
+           if "state" in step and "undo" not in step}
     return out | ({0} if "start_state" in hand else set())
 
 
@@ -200,7 +228,7 @@ def record_match(
         if 0 in wanted:
             hand["start_state"] = dealt
         try:
-            hand["steps"] = _record_steps(engine, actions, wanted)
+            hand["steps"] = _record_steps(engine, actions, wanted, in_match=True)
         except DominokitError as error:
             raise DominokitError(f"hand {number}: {error}") from None
         hand["result"] = engine.state()["result"]
@@ -349,6 +377,11 @@ def cited_rules(data: Mapping[str, Any]) -> list[str]:
     return sorted(found)
 
 
+def _token(step: Mapping[str, Any]) -> str:
+    """A recorded step as the recorder's input: its action, or ``UNDO``."""
+    return UNDO if "undo" in step else str(step["action"])
+
+
 def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonObject:
     """The trace ``data`` re-derived from the reference: same deals and actions, same
     description, rules and note; fresh players, legal sets, events and results."""
@@ -357,13 +390,13 @@ def rerecord(data: Mapping[str, Any], engine: EngineLike | None = None) -> JsonO
     if data["kind"] == "hand":
         steps = data["steps"]
         refused = steps[-1]["action"] if steps and "refused" in steps[-1] else None
-        actions = [step["action"] for step in steps if "refused" not in step]
+        actions = [_token(step) for step in steps if "refused" not in step]
         return record_hand(data["variant"], data["options"], data["deal"], actions,
                            refused=refused, states=stated_states(data), **common)
     if data["kind"] == "perft":
         return record_perft(data["variant"], data["options"], data["deal"], data["actions"],
                             data["depth"], **common)
-    hands = [(hand["deal"], [step["action"] for step in hand["steps"]])
+    hands = [(hand["deal"], [_token(step) for step in hand["steps"]])
              for hand in data["hands"]]
     prelude = [(hand["deal"], hand["actions"]) for hand in data.get("prelude", ())]
     states = {index: stated_states(hand) for index, hand in enumerate(data["hands"])}

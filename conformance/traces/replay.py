@@ -69,6 +69,9 @@ def _refused(trace: Trace, line: int, where: str, what: str, error: EngineReject
 def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mismatch]
                  ) -> None:
     for step in hand.steps:
+        if step.undo:
+            _replay_undo(trace, step, engine, out)
+            continue
         state = engine.state()
         if step.refused is not None:
             _replay_refused(trace, step, state, engine, out)
@@ -106,6 +109,28 @@ def _replay_hand(trace: Trace, hand: HandTrace, engine: EngineLike, out: list[Mi
         if not same_json(hand.result.get(key), got.get(key)):
             out.append(Mismatch(trace.path, hand.result_line, f"{where}.{key}",
                                 hand.result.get(key), got.get(key)))
+
+
+def _replay_undo(trace: Trace, step: Step, engine: EngineLike, out: list[Mismatch]) -> None:
+    """An undo step (protocol 2): the engine's answer to ``undo`` and then to ``state`` are
+    the stated state, and its ``match_state`` fits the stated match; a difference stops."""
+    undo = getattr(engine, "undo", None)
+    if undo is None:
+        out.append(Mismatch(trace.path, step.line, step.where, "undo", "no undo verb",
+                            "the trace takes an action back, and this engine has no undo"))
+        raise _Stop
+    assert step.state is not None
+    try:
+        answer = undo()
+    except EngineRejected as error:
+        out.append(_refused(trace, step.line, f"{step.where}.undo",
+                            f"the undo of {step.action!r}", error))
+        raise _Stop from None
+    _check_state(trace, step.line, f"{step.where}.state", step.state, answer, out)
+    _check_state(trace, step.line, f"{step.where}.state", step.state, engine.state(), out)
+    if step.match is not None and _check_match(trace, step.match, engine.match_state(),
+                                               step.line, f"{step.where}.match", out):
+        raise _Stop
 
 
 def _check_start_state(trace: Trace, hand: HandTrace, dealt: JsonObject, out: list[Mismatch]

@@ -46,6 +46,17 @@ def test_an_undo_that_keeps_the_match_totals_cites_the_contract_not_a_rule(
     assert "to reproduce: new_match, next_hand, apply " in case["message"]
     assert "phase" not in case["diff"]  # free text, never compared
     assert "$.totals[0]: 0 -> " in case["diff"]
+    # the repro takes the hand back with undo steps and replays the failure on its own
+    repro = Path(case["repro"])
+    assert repro.is_file() and "- undo: " in repro.read_text(encoding="utf-8")
+    replay = [sys.executable, "-m", "dominokit.conformance", "trace", "replay", str(repro)]
+    broken = subprocess.run([*replay, "--engine",
+                             "python:tests.conformance.broken.undo:UndoKeepsMatchTotals"],
+                            capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert broken.returncode == 1 and "0 matched, 1 diverged" in broken.stdout, broken.stdout
+    assert ".match.hands_played" in broken.stdout or ".match.totals" in broken.stdout
+    reference = subprocess.run(replay, capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert reference.returncode == 0 and "1 matched" in reference.stdout, reference.stdout
 
 
 def test_a_board_one_row_short_under_double_set_blames_the_double_set_rule(

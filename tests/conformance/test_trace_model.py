@@ -243,3 +243,39 @@ def test_short_json_cuts_at_the_limit_and_says_so() -> None:
     assert short_json(value, limit=11) == '"xxxxxxxxxx' + "..."
     assert short_json(value, limit=5) == '"xxxx...'
     assert len(short_json(list(range(200)))) == 300 + 3  # the default limit is 300
+
+
+def test_an_undo_step_is_recorded_replayed_regenerated_and_checked_when_loaded(
+        tmp_path: Path) -> None:
+    """A trace may take actions back (protocol 2): each undo step names the action it takes
+    back and states the state the engine must answer; a step naming another action is a
+    problem at its line."""
+    from dominokit.conformance import traces
+
+    first = traces.reference_engine()
+    dealt = first.new_hand("classic_block", {}, _MINI_DEAL)
+    assert dealt["to_move"] == 0
+    data = traces.record_hand("classic_block", {}, _MINI_DEAL,
+                              ["0-1", traces.UNDO, "0-2", "2-2@R2"], "Undo once.",
+                              ["R-CLB-02"], trace_id="classic_block/undone")
+    undo = data["steps"][1]
+    assert undo["undo"] == "0-1" and undo["state"] == dealt and "match" not in undo
+    path = tmp_path / "undone.yaml"
+    path.write_text(traces.dump_trace(data), encoding="utf-8")
+    trace = load_trace(path)
+    assert trace.takes_back and trace.hands[0].steps[1].undo
+    assert traces.replay(trace) == []
+    assert traces.rerecord(data) == data
+    path.write_text(traces.dump_trace(data).replace("undo: 0-1", "undo: 0-2"), encoding="utf-8")
+    with pytest.raises(SpecError) as raised:
+        load_trace(path)
+    assert "undone.yaml:" in str(raised.value)
+    assert "an undo takes back the hand's last action not yet taken back: '0-1'" in str(
+        raised.value)
+
+
+_MINI_DEAL = {"hands": [["0-0", "0-1", "0-2", "0-3", "0-4", "0-5", "0-6"],
+                        ["1-1", "1-2", "1-3", "1-4", "1-5", "1-6", "2-2"]],
+              "stock": [], "out_of_play": ["2-3", "2-4", "2-5", "2-6", "3-3", "3-4", "3-5",
+                                           "3-6", "4-4", "4-5", "4-6", "5-5", "5-6", "6-6"],
+              "starter": 0, "widow": None}
