@@ -125,3 +125,59 @@ def test_installing_into_a_venv_with_another_hypothesis_keeps_it_and_the_results
     assert there == here
     failed = [case for case in here.values() if case["status"] == "failed"]  # type: ignore[index]
     assert failed and "random hand (recorded)" in failed[0]["message"]  # type: ignore[index]
+
+
+def _words(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+@pytest.mark.slow
+def test_dominokit_rule_runs_from_the_installed_wheel_outside_the_checkout(
+        wheel: Path, tmp_path: Path) -> None:
+    """``pip install`` of the wheel and nothing else: ``dominokit rule`` reads a rule's words
+    (English and Polish) and lists the rules from the installed spec, in a folder outside the
+    checkout with PYTHONPATH unset. The wheel goes in with ``--no-deps --no-index``; the kit's
+    dependencies come from this interpreter's packages through a ``.pth`` line (a path entry:
+    that folder's own ``.pth`` files, such as a development install of the kit, are not read),
+    so no network is needed."""
+    import sysconfig
+
+    import yaml
+
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    "--no-deps", "--no-index", str(wheel)], check=True, env=_clean_env())
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], capture_output=True, text=True, check=True,
+                          env=_clean_env()).stdout.strip()
+    Path(site, "kit-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n",
+                                                  encoding="utf-8")
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+
+    def run(*argv: str) -> str:
+        done = subprocess.run([str(env_dir / "bin" / "dominokit"), *argv], capture_output=True,
+                              text=True, cwd=outside, env=_clean_env(), timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        return done.stdout
+
+    found = subprocess.run([str(python), "-c", "import dominokit; print(dominokit.__file__)"],
+                           capture_output=True, text=True, cwd=outside, env=_clean_env(),
+                           check=True).stdout.strip()
+    assert Path(found).resolve().is_relative_to(env_dir.resolve()), found  # the wheel's copy
+    data = yaml.safe_load((ROOT / "spec/variants/szczerbak.yaml").read_text(encoding="utf-8"))
+    entry = next(r for r in data["rules"] if r["id"] == "R-SZC-04")
+    english = _words(run("rule", "R-SZC-04"))
+    assert english.startswith(f"R-SZC-04 {entry['title']}")
+    assert _words(entry["statement"]) in english
+    assert _words(entry["source"]["quote"]) in english
+    listed = run("rule", "--list")
+    assert any(line.split()[:1] == ["R-SZC-04"] and entry["title"] in line
+               for line in listed.splitlines()), listed
+    polish = _words(run("rule", "R-SZC-04", "--lang", "pl"))
+    assert polish.startswith(f"R-SZC-04 {entry['title_pl']}")
+    assert _words(entry["statement_pl"]) in polish
+    assert _words(entry["source"]["quote"]) in polish
+    assert "docs/variants/szczerbak.pl.md#R-SZC-04" in polish
