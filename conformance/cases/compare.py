@@ -43,6 +43,12 @@ def canonical(value: Any) -> str:
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
 
 
+def _resized(want: Any, have: Any) -> bool:
+    """Two boards whose rows or columns differ."""
+    return isinstance(want, dict) and isinstance(have, dict) and want.get("kind") == "board" \
+        and any(want.get(key) != have.get(key) for key in ("rows", "cols"))
+
+
 def same(a: Any, b: Any) -> bool:
     """JSON equality (key order ignored, ``true`` is not ``1``)."""
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
@@ -225,14 +231,18 @@ class Blame:
             if action.cells is None or not any(
                     row == table.rows - 1 or col == table.cols - 1 for row, col in action.cells):
                 return None
+        return self._size_rule()
+
+    def _size_rule(self) -> str:
+        """The rule that sizes the board: the option that changes it where one is chosen
+        (double_set: 12 x 12, R-PIJ-11), else the table's own rule."""
         from dominokit.reference import load_variant
 
-        # the option that sizes the board (double_set: 12 x 12, R-PIJ-11) decides it then
         for spec in load_variant(self.rules.variant_id).options.values():
             changes = spec.overrides.get(self.rules.options.get(spec.name), {})
             if any(key.startswith("components.table.") for key in changes):
                 return spec.rule
-        return table.rule
+        return self.rules.table.rule
 
     def legal(self, state: HandState, missing: Iterable[str], extra: Iterable[str]
               ) -> tuple[str, ...]:
@@ -381,6 +391,8 @@ class Blame:
                 out += [r.structural.own_tiles, r.draw.rule]
                 if key == "stock":
                     out.append(COMMON_RULES["stock_order"])
+            elif key == "table" and _resized(want, have):
+                out.append(self._size_rule())  # a board of another size: nothing else
             elif key == "table":
                 out += [r.matching.rule, r.opening.rule, r.table.rule]
                 if r.parity.policy != "none":

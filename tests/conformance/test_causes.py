@@ -128,3 +128,16 @@ def test_quiet_prints_no_progress_line_even_in_a_long_run() -> None:
         terminal.start(done, f"case-{done}")
         terminal.tick()
     assert out.getvalue() == ""
+
+
+def test_a_board_one_row_short_is_one_cause_blaming_the_double_set_rule(
+        tmp_path: Path) -> None:
+    """A planted bug of an engine written in another language: under ``double_set`` its board
+    is one row short. The legal sets it lists and the state it deals differ, and every case is
+    blamed on the rule that sizes that board (R-PIJ-11), not on the placement rules."""
+    engine = "python:tests.conformance.broken.journeys:PijanowskiDoubleSetBoardOneRowShort"
+    _, data = _conform(tmp_path, engine, "--only", "golden/pijanowski/double-set",
+                       "--only", "*/pijanowski/*double_set-true", "--only",
+                       "perft/pijanowski/*double-set*")
+    cause = _check_one_cause(data, "R-PIJ-11")
+    assert len(cause["cases"]) >= 3
