@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from dominokit.bench import campaign
+from dominokit.conformance.cases import campaign as campaign_split
 from dominokit.conformance.cases import collect_cases, differential
 from dominokit.conformance.cases.model import Progress
 from dominokit.conformance.commands.cli import main
@@ -143,7 +144,7 @@ def test_a_campaign_goes_on_after_a_failure_and_keeps_every_repro(
 
 def test_repros_are_capped_and_the_rest_counted(tmp_path: Path, seeds: list[int],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(differential, "MAX_REPROS", 1)
+    monkeypatch.setattr(campaign_split, "MAX_REPROS", 1)
     cases = collect_cases("poldomino", CASE, examples=10)
     report = run_suite(BROKEN, cases=cases, out=io.StringIO(), report_dir=tmp_path,
                        examples=10)
