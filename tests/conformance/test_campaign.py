@@ -284,7 +284,10 @@ def test_the_bench_section_measures_both_peaks_at_each_size(tmp_path: Path) -> N
     assert all(figure["median"] > 0 for figure in section["figures"])
     ratios = {r["label"]: r["target"] for r in section["ratios"]}
     assert ratios == {"campaign kit peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
-                      "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET}
+                      "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
+                      "campaign on 2 workers: -j 1 over -j 2 seconds":
+                          campaign.PARALLEL_TARGET}
+    assert {f"campaign {campaign.case_id()}: {n} worker(s)" for n in (1, 2)} <= set(labels)
 
 
 def test_workers_stream_the_progress_of_the_cases_they_run(tmp_path: Path,

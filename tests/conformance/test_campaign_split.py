@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import io
 import json
+import zlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,7 @@ from dominokit.conformance.cases import campaign, collect_cases, differential
 from dominokit.conformance.run import gather
 from dominokit.conformance.run.report import Report
 from dominokit.conformance.run.runner import run_suite
+from tests.conformance.test_campaign import StartsWithAPoint
 
 BROKEN = "python:tests.conformance.test_campaign:StartsWithAPoint"
 REFERENCE = "python:dominokit.conformance.serve.refengine:ReferenceEngine"
@@ -98,3 +101,27 @@ def test_each_chunk_is_a_piece_of_work_and_seeded_by_its_number() -> None:
     assert len({campaign.chunk_seed(SEED, chunk) for chunk in range(4)}) == 4
     (short,) = collect_cases("poldomino", CASE, examples=2, seed=SEED)
     assert short.chunks == 1  # one chunk: no campaign, played whole
+
+
+class RaisesNowAndThen(StartsWithAPoint):
+    """The broken engine, which also raises (an engine failure) on about one deal in 20 (a
+    checksum of player 0's hand, so the same deals on every worker): rare enough that some
+    chunks fail first, and then one ends the case."""
+
+    def new_hand(self, variant: str, options: Mapping[str, Any],
+                 deal: Mapping[str, Any]) -> dict[str, Any]:
+        if zlib.crc32(" ".join(sorted(deal["hands"][0])).encode()) % 20 == 0:
+            raise RuntimeError("planted: one deal in 20")
+        return super().new_hand(variant, options, deal)
+
+
+def test_an_engine_failure_ends_the_campaign_at_its_chunk_under_two_workers(
+        tmp_path: Path) -> None:
+    engine = "python:tests.conformance.test_campaign_split:RaisesNowAndThen"
+    serial, serial_lines, serial_traces = played(tmp_path, "serial", engine, 1, examples=40)
+    parallel, parallel_lines, parallel_traces = played(tmp_path, "parallel", engine, 2,
+                                                       examples=40)
+    outcome = serial.records[0].outcome
+    assert outcome.status == "errored", outcome.message
+    assert "before the engine failed" in outcome.message and outcome.failing_hands is None
+    assert parallel_lines == serial_lines and parallel_traces == serial_traces
