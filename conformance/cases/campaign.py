@@ -24,6 +24,7 @@ import random
 import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from dominokit.conformance.cases import repro as repros
@@ -203,7 +204,8 @@ class Tally:
     (``Part.ended``) makes it its outcome; parts after it are not folded.
     """
 
-    def __init__(self, campaign: Campaign, report_dir: Any, label: str | None = None) -> None:
+    def __init__(self, campaign: Campaign, report_dir: Path,
+                 label: str | None = None) -> None:
         self.campaign = campaign
         self.report_dir = report_dir
         self.label = label or campaign.case_id

@@ -154,7 +154,7 @@ def sshd(tmp_path: Path) -> Iterator[Sshd]:
         f"PidFile {folder / 'sshd.pid'}", f"AuthorizedKeysFile {folder / 'authorized_keys'}",
         "UsePAM no", "PermitRootLogin prohibit-password", "PubkeyAuthentication yes",
         "PasswordAuthentication no", "KbdInteractiveAuthentication no", "StrictModes no",
-        "AcceptEnv PYTHONPATH", "LogLevel INFO", ""]))
+        "AcceptEnv PYTHONPATH PYTHONDONTWRITEBYTECODE", "LogLevel INFO", ""]))
     proc = subprocess.Popen([str(SSHD), "-D", "-e", "-f", str(config)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     server = Sshd(proc, folder / "ssh_config")
@@ -165,7 +165,8 @@ def sshd(tmp_path: Path) -> Iterator[Sshd]:
             "Host dominokit-loop", "  HostName 127.0.0.1", f"  Port {port}",
             f"  User {getpass.getuser()}", f"  IdentityFile {folder / 'client_key'}",
             "  IdentitiesOnly yes", "  BatchMode yes", "  StrictHostKeyChecking no",
-            f"  UserKnownHostsFile {folder / 'known_hosts'}", f"  SetEnv PYTHONPATH={REPO}",
+            f"  UserKnownHostsFile {folder / 'known_hosts'}",
+            f"  SetEnv PYTHONPATH={REPO} PYTHONDONTWRITEBYTECODE=1",
             "  LogLevel ERROR", ""]))
         yield server
     finally:
@@ -196,8 +197,8 @@ def test_two_ssh_hosts_play_one_campaign_with_the_serial_verdicts(
     pytest.importorskip("xdist")
     want = serial_verdicts(tmp_path, monkeypatch)
     # the remote workers run in a folder of their own (nothing to collect there; xdist copies
-    # pytest into it), with the checkout on their PYTHONPATH (the ssh_config's SetEnv), under
-    # this Python: the same dominokit and engine
+    # pytest into it), with the checkout on their PYTHONPATH (the ssh_config's SetEnv; and no
+    # bytecode written into the checkout), under this Python: the same dominokit and engine
     remote = tmp_path / "remote"
     remote.mkdir()
     spec = (f"ssh=dominokit-loop//python={sys.executable}//chdir={remote}"
@@ -209,3 +210,4 @@ def test_two_ssh_hosts_play_one_campaign_with_the_serial_verdicts(
     assert got == want
     log = sshd.stop()
     assert log.count("Accepted publickey") == 2, log  # both workers came in over ssh
+    assert not (REPO / "dominokit" / "__pycache__").exists()
