@@ -9,6 +9,10 @@ is no more than the peak at the smallest (the ratios' target, with 10% for the a
 
 Under ``--quick`` the sizes are a few dozen hands in chunks of 10 (``CAMPAIGN_CHUNK``), so
 only the mechanics are checked.
+
+One campaign is also timed on one worker and on two (``-j 1``, ``-j 2``: its chunks shared
+out), interleaved, each run in a fresh process: the speed-up's target is 1.8 on two free
+cores (a shared machine gives less; the figures say so, the bench never fails on it).
 """
 
 from __future__ import annotations
@@ -37,6 +41,10 @@ def case_id() -> str:
 SIZES = (1000, 3000, 9000)
 QUICK_SIZES = (20, 60)
 QUICK_CHUNK = 10
+PARALLEL_HANDS = 2000
+"""Hands of the campaign timed on one and two workers (two chunks of 1,000)."""
+PARALLEL_TARGET = 1.8
+"""Least speed-up of one campaign on two workers over one (two chunks, two cores)."""
 FLAT_TARGET = 0.9
 """Least ratio of the peak at the smallest size to the peak at the largest: flat memory,
 within 10% (the allocator's arenas and the first chunk's one-off caches)."""
@@ -72,6 +80,39 @@ def measure(hands: int, chunk: int | None) -> dict[str, Any]:
             "kit_cpu": kit_cpu, "engine_cpu": engine_cpu}
 
 
+def measure_workers(hands: int, chunk: int | None, workers: int) -> dict[str, Any]:
+    """Wall seconds of ``hands`` random hands of ``case_id()`` on ``workers`` workers, each
+    with the reference as a subprocess, from this process; and whether the case passed."""
+    from dominokit.conformance.cases import collect_cases, differential
+    from dominokit.conformance.run.runner import run_suite
+
+    if chunk is not None:
+        differential.CAMPAIGN_CHUNK = chunk
+    cases = collect_cases(only=case_id(), examples=hands)
+    with tempfile.TemporaryDirectory(prefix="dominokit-bench-") as folder:
+        began = time.monotonic()
+        report = run_suite(None, cases=cases, examples=hands, out=io.StringIO(),
+                           report_dir=folder, workers=workers)
+        seconds = time.monotonic() - began
+    return {"hands": hands, "ok": report.ok, "summary": report.summary_line(),
+            "seconds": seconds}
+
+
+def _parallel(quick: bool, out: Out) -> tuple[list[float], list[float]]:
+    """Wall seconds of one campaign on one worker and on two, interleaved (two rounds; one
+    under ``--quick``, with chunks of ``QUICK_CHUNK``), each in a fresh process."""
+    hands = QUICK_SIZES[0] if quick else PARALLEL_HANDS
+    one: list[float] = []
+    two: list[float] = []
+    for _ in range(1 if quick else 2):
+        for workers, times in ((1, one), (2, two)):
+            data = _run_size(hands, quick, workers)
+            times.append(data["seconds"])
+            out(f"  {hands:,} hands on {workers} worker(s): {data['seconds']:.1f} s "
+                f"(load {os.getloadavg()[0]:.1f})")
+    return one, two
+
+
 def _status_kib(pid: int, key: str) -> int:
     """A ``/proc/<pid>/status`` figure in KiB (Linux), 0 where there is none."""
     try:
@@ -92,10 +133,11 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _run_size(hands: int, quick: bool) -> dict[str, Any]:
-    """``measure`` in a fresh process; RuntimeError when it fails."""
+def _run_size(hands: int, quick: bool, workers: int = 0) -> dict[str, Any]:
+    """``measure`` (``workers``: ``measure_workers``) in a fresh process; RuntimeError when
+    it fails."""
     argv = [sys.executable, "-m", "dominokit.bench.campaign", str(hands),
-            str(QUICK_CHUNK if quick else 0)]
+            str(QUICK_CHUNK if quick else 0), str(workers)]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-2000:]}")
@@ -135,6 +177,11 @@ def run(quick: bool, out: Out) -> SectionResult:
         result.ratios.append(ratio(
             f"campaign {who} peak memory: {small['hands']:,} over {large['hands']:,} hands",
             [small[f"{who}_peak_kib"]], [max(large[f"{who}_peak_kib"], 1)], FLAT_TARGET))
+    one, two = _parallel(quick, out)
+    result.figures += [figure(f"campaign {case_id()}: {workers} worker(s)", "s", times)
+                       for workers, times in ((1, one), (2, two))]
+    result.ratios.append(ratio("campaign on 2 workers: -j 1 over -j 2 seconds", one, two,
+                               PARALLEL_TARGET))
     result.notes.append(f"{case_id()} against the reference as a subprocess, one fresh process per "
                         "size; peak memory is VmHWM")
     if quick:
@@ -148,4 +195,6 @@ SECTION = Section("campaign", 5, "A long differential campaign: memory and rate"
 
 if __name__ == "__main__":  # one size, in a process of its own: ``_run_size``
     chunk = int(sys.argv[2]) or None
-    print(json.dumps(measure(int(sys.argv[1]), chunk)))
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 0
+    print(json.dumps(measure_workers(int(sys.argv[1]), chunk, workers) if workers
+                     else measure(int(sys.argv[1]), chunk)))

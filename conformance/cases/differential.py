@@ -19,7 +19,6 @@ seeds both the search and hypothesis.
 
 from __future__ import annotations
 
-import json
 import random
 import warnings
 from collections.abc import Callable, Mapping
@@ -28,7 +27,7 @@ from functools import cache, partial
 from typing import Any
 
 from dominokit.conformance.cases import Params, constructed, oracle, random_hands
-from dominokit.conformance.cases import repro as repros
+from dominokit.conformance.cases.campaign import Campaign, Failure, Findings, Tally, chunk_seed
 from dominokit.conformance.cases.compare import Blame, unique
 from dominokit.conformance.cases.drive import HandRun, scripted, standalone
 from dominokit.conformance.cases.model import (
@@ -76,7 +75,8 @@ def cases(variant: str, params: Params) -> list[Case]:
             id=f"differential/{variant}/{oracle.options_slug(options)}", kind="differential",
             variant=variant, body=partial(_run, variant, options, params), options=options,
             rules=covered,
-            description="searched and random hands against the reference, step by step"))
+            description="searched and random hands against the reference, step by step",
+            campaign=_campaign(variant, options, params)))
     return out
 
 
@@ -368,153 +368,125 @@ class _Diverged(Exception):
 
 CAMPAIGN_CHUNK = 1000
 """Random hands per hypothesis run. A long campaign (``--examples 100000``) is a series of
-runs, the first seeded with ``--seed`` and each next one from it and its number, so that
-hypothesis's record of the hands it tried, which grows with every hand, is dropped between
-runs and memory stays flat. Up to this many examples, the hands are those of one run."""
+runs, the chunks of ``cases.campaign``: the first seeded with ``--seed`` and each next one
+from it and its number, so that hypothesis's record of the hands it tried, which grows with
+every hand, is dropped between runs and memory stays flat, and so that workers can play the
+chunks of one campaign side by side. Up to this many examples, the hands are those of one
+run, and the case stops at its first failure."""
 
-MAX_REPROS = 20
-"""Repro traces one case writes at most; failing hands past them are only counted."""
+
+def _chunk_size() -> int:
+    return CAMPAIGN_CHUNK
 
 
-@dataclass
-class _Findings:
-    """The failures one differential case has found so far: the first one's outcome (what
-    the record shows in full), the repro traces written, how many hands diverged.
+def _campaign(variant: str, options: dict[str, object], params: Params) -> Campaign:
+    """How the case splits into chunks when ``--examples`` is above one chunk."""
+    return Campaign(f"differential/{variant}/{oracle.options_slug(options)}", variant, options,
+                    max(params.examples, 1), _chunk_size,
+                    partial(_play_chunk, variant, options, params))
 
-    A *campaign* (more random hands than one chunk) goes on after a failure: every searched
-    hand and every chunk is played, each failing hand gets its own repro (the shrunk hand of
-    a failing chunk: hypothesis stops a chunk at its first divergence), up to ``MAX_REPROS``
-    and never twice the same hand. A shorter run stops at its first failure, as it always did.
-    """
 
-    ctx: Context
-    case_id: str
-    variant: str
-    options: Mapping[str, object]
-    first: Outcome | None = None
-    repros: list[str] = field(default_factory=list)
-    failing_hands: int = 0
-    seen: set[str] = field(default_factory=set)
-
-    def add(self, deal: JsonObject, run: HandRun, prefix: str) -> None:
-        """Count a failing hand and write its repro (unless capped or already written)."""
-        self.failing_hands += 1
-        divergence = run.divergence
-        assert divergence is not None
-        actions = list(run.actions)
-        if divergence.what == "answer":
-            actions.append(str(divergence.expected["accepted"]))
-        key = json.dumps([deal, actions], sort_keys=True)
-        path = None
-        if key not in self.seen and len(self.repros) < MAX_REPROS:
-            self.seen.add(key)
-            path = repros.write_hand(
-                self.ctx.report_dir, self.case_id, self.variant, self.options, deal, actions,
-                divergence.rules, note="written by dominokit conform; every expected answer "
-                "comes from the reference engine", number=len(self.repros) + 1)
-            if path is not None:
-                self.repros.append(path)
-        if self.first is None:
-            details = [f"actions: {' '.join(actions) or '(none)'}"]
-            self.first = divergence.outcome(prefix, details, repro=path)
-
-    def outcome(self, random_hands: int, of: int, *, tally: bool,
-                interrupted: bool = False) -> Outcome:
-        """The failed outcome: the first failure in full, then (``tally``: a campaign, or an
-        interrupted case) a line saying how many hands failed of how many played."""
-        assert self.first is not None
-        first = replace(self.first, repros=tuple(self.repros),
-                        failing_hands=self.failing_hands)
-        if not tally:
-            return first
-        kept = len(self.repros)
-        line = (f"{'interrupted: ' if interrupted else ''}{self.failing_hands} failing "
-                f"hand(s), {random_hands:,} of {of:,} random hands played; {kept} repro "
-                "trace(s) kept" + (f" (at most {MAX_REPROS}, each hand once)"
-                                   if kept < self.failing_hands else ""))
-        return replace(first, message=f"{first.message}\n{line}")
-
-    def interrupted(self, random_hands: int, of: int) -> Outcome:
-        """The partial outcome of an interrupted case: its failures so far, or not run."""
-        if self.first is None:
-            return Outcome.not_run(f"interrupted after {random_hands:,} of {of:,} random "
-                                   "hands, none of them failing")
-        return self.outcome(random_hands, of, tally=True, interrupted=True)
-
-    def progress(self, hands: int, of: int) -> Progress:
-        return Progress(hands, of, self.failing_hands, tuple(self.repros))
+def _searched(engine: Engine, variant: str, options: dict[str, object], params: Params,
+              blame: Blame, found: Findings, *, stop: bool) -> str:
+    """Play the searched hands into ``found`` (``stop``: only up to the first failing one);
+    what they reached, for a passing record."""
+    searched = search(variant, tuple(sorted(options.items())), params.seed)
+    for played, names in searched.hands:
+        run = standalone(engine, variant, options, played.deal, scripted(played.actions),
+                         blame)
+        if run.divergence is not None:
+            found.failures.append(Failure(played.deal, tuple(run.actions), run.divergence,
+                                          f"searched hand ({', '.join(names)}): "))
+            if stop:
+                break
+    reached = [name for _, names in searched.hands for name in names]
+    missed = f"; not reached: {', '.join(searched.missed)}" if searched.missed else ""
+    return f"{len(searched.hands)} searched hands ({', '.join(reached)}){missed}"
 
 
 def _run(variant: str, options: dict[str, object], params: Params, engine: Engine,
          ctx: Context) -> Outcome:
+    """A case of one chunk: the searched hands, then the random ones, up to the first failing
+    hand (a campaign goes through ``cases.campaign`` instead, chunk by chunk)."""
     blame = Blame(oracle.rules_of(variant, options))
-    case_id = f"differential/{variant}/{oracle.options_slug(options)}"
-    found = search(variant, tuple(sorted(options.items())), params.seed)
     total = max(params.examples, 1)
-    campaign = total > CAMPAIGN_CHUNK
-    findings = _Findings(ctx, case_id, variant, options)
-    played_hands = [0]
+    found = Findings(0)
     try:
-        for played, names in found.hands:
-            run = standalone(engine, variant, options, played.deal, scripted(played.actions),
-                             blame)
-            if run.divergence is not None:
-                findings.add(played.deal, run, f"searched hand ({', '.join(names)}): ")
-                if not campaign:
-                    return findings.outcome(0, total, tally=False)
-        _random_hands(engine, variant, options, params, blame, findings, played_hands)
+        note = _searched(engine, variant, options, params, blame, found, stop=True)
+        if not found.failures:
+            _random_hands(engine, variant, options, params, blame, ctx, found)
     except KeyboardInterrupt:
-        raise CaseInterrupted(findings.interrupted(played_hands[0], total)) from None
-    except EngineFailure as failure:
-        if findings.repros:
-            warnings.warn(KitNote(f"before the engine failed, {findings.failing_hands} "
-                                  f"hand(s) diverged; repros: {', '.join(findings.repros)}"),
-                          stacklevel=1)
-        raise failure
-    if findings.first is not None:
-        return findings.outcome(played_hands[0], total, tally=campaign)
-    reached = [name for _, names in found.hands for name in names]
-    missed = f"; not reached: {', '.join(found.missed)}" if found.missed else ""
-    return Outcome.passed(f"{len(found.hands)} searched hands ({', '.join(reached)}){missed}; "
-                          f"{params.examples} random hands")
+        raise CaseInterrupted(Outcome.not_run(
+            f"interrupted after {found.hands:,} of {total:,} random hands, none of them "
+            "failing")) from None
+    if not found.failures:
+        return Outcome.passed(f"{note}; {params.examples} random hands")
+    tally = Tally(_campaign(variant, options, params), ctx.report_dir)
+    tally.add(found.part())
+    for text in tally.notes:  # as run_case would have heard them (a repro not written)
+        warnings.warn(KitNote(text), stacklevel=1)
+    first = tally.first
+    assert first is not None
+    return replace(first, repros=tuple(tally.repros), failing_hands=tally.failing_hands)
 
 
 def _random_hands(engine: Engine, variant: str, options: dict[str, object], params: Params,
-                  blame: Blame, findings: _Findings, played: list[int]) -> None:
-    """Run the hypothesis phase, every chunk of it, adding each chunk's shrunk failing hand
-    to ``findings`` and counting the hands played in ``played[0]`` (a chunk ends at its first
-    failing hand, so a campaign with failures plays fewer than ``--examples``); a checkpoint
-    of progress after every chunk but the last. An engine failure stops the phase at once (no
-    shrinking on a dead engine) and is raised."""
-    rules = blame.rules
-    sizes = oracle.hand_sizes(rules)
+                  blame: Blame, ctx: Context, found: Findings) -> None:
+    """The random hands of a case of one chunk: the recorded ones for the default run (the
+    same under any hypothesis release), else one hypothesis run; the first failing hand
+    is added to ``found``."""
     total = max(params.examples, 1)
-    ctx = findings.ctx
 
     def on_hand() -> None:
-        played[0] += 1
-        ctx.progress(findings.progress(played[0], total))
+        found.hands += 1
+        ctx.progress(Progress(found.hands, total))
 
     hands = random_hands.recorded(variant, options, total, params.seed)
-    if hands is not None:  # the default run: the same hands under any hypothesis release
+    if hands is not None:
         for hand in hands:
             deal = hand.deal(variant, options)
             run = standalone(engine, variant, options, deal, scripted(hand.actions), blame)
             on_hand()
             if run.divergence is not None:
-                findings.add(deal, run, "random hand (recorded): ")
+                found.failures.append(Failure(deal, tuple(run.actions), run.divergence,
+                                              "random hand (recorded): "))
                 return
         return
-    for chunk, start in enumerate(range(0, total, CAMPAIGN_CHUNK)):
-        seed = params.seed if chunk == 0 else random.Random(
-            f"campaign:{params.seed}:{chunk}").randrange(2**32)
-        size = min(CAMPAIGN_CHUNK, total - start)
-        found = _hypothesis_run(engine, variant, options, blame, sizes, size, seed, on_hand)
-        if found is not None:
-            deal, run = found
-            findings.add(deal, run, "random hand (shrunk by hypothesis): ")
-        if start + size < total:
-            ctx.progress(findings.progress(played[0], total), checkpoint=True)
+    _hypothesis_chunk(engine, variant, options, blame, total, params.seed, ctx, found,
+                      on_hand)
+
+
+def _play_chunk(variant: str, options: dict[str, object], params: Params, engine: Engine,
+                ctx: Context, found: Findings) -> None:
+    """Chunk ``found.chunk`` of a campaign (``cases.campaign.Player``): chunk 0 plays every
+    searched hand first; each plays its hypothesis run, whose shrunk failing hand (a run
+    stops at its first) is added to ``found``. An engine failure stops the chunk at once (no
+    shrinking on a dead engine) and is raised."""
+    blame = Blame(oracle.rules_of(variant, options))
+    campaign = _campaign(variant, options, params)
+    if found.chunk == 0:
+        found.note = _searched(engine, variant, options, params, blame, found, stop=False)
+    size = campaign.size(found.chunk)
+
+    def on_hand() -> None:
+        found.hands += 1
+        ctx.progress(Progress(found.hands, size))
+
+    _hypothesis_chunk(engine, variant, options, blame, size,
+                      chunk_seed(params.seed, found.chunk), ctx, found, on_hand)
+
+
+def _hypothesis_chunk(engine: Engine, variant: str, options: dict[str, object], blame: Blame,
+                      size: int, seed: int, ctx: Context, found: Findings,
+                      on_hand: Callable[[], None]) -> None:
+    """One hypothesis run of ``size`` hands; its shrunk failing hand goes into ``found``."""
+    sizes = oracle.hand_sizes(blame.rules)
+    failing = _hypothesis_run(engine, variant, options, blame, sizes, size, seed, on_hand)
+    if failing is not None:
+        deal, run = failing
+        assert run.divergence is not None
+        found.failures.append(Failure(deal, tuple(run.actions), run.divergence,
+                                      "random hand (shrunk by hypothesis): "))
 
 
 def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], blame: Blame,

@@ -16,11 +16,14 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from dominokit.conformance.kit.driver import Engine, Hello
 from dominokit.conformance.wire.errors import EngineFailure, EngineRejected
 from dominokit.reference.errors import DominokitError
+
+if TYPE_CHECKING:
+    from dominokit.conformance.cases.campaign import Campaign
 
 Status = Literal["passed", "failed", "errored", "not_applicable", "not_run"]
 STATUSES: Final[tuple[Status, ...]] = ("passed", "failed", "errored", "not_applicable",
@@ -217,6 +220,14 @@ class Case:
     options: Mapping[str, object] = field(default_factory=dict)
     rules: tuple[str, ...] = ()
     description: str = ""
+    campaign: Campaign | None = field(default=None, repr=False, compare=False)
+    """How a case of many seeded chunks splits (``cases.campaign``): a differential case
+    with more random hands than one chunk. None, or one chunk: the case runs whole."""
+
+    @property
+    def chunks(self) -> int:
+        """How many chunks the case is played in (1: it is not split)."""
+        return 1 if self.campaign is None else self.campaign.count()
 
     @property
     def requires(self) -> Requirement:
@@ -242,6 +253,8 @@ def run_case(case: Case, engine: Engine, ctx: Context) -> Outcome:
     After an ``EngineFailure`` the engine is restarted and greeted again, so the next case
     starts from a fresh engine; if that fails too, ``ctx.dead`` stops further attempts.
     """
+    if case.campaign is not None and case.chunks > 1:  # chunk by chunk, as workers may
+        return case.campaign.run_all(case, engine, ctx)
     if ctx.dead is not None:
         return Outcome.not_run(ctx.dead)
     if ctx.hello is not None:
@@ -259,8 +272,14 @@ def run_case(case: Case, engine: Engine, ctx: Context) -> Outcome:
 
 
 def _run_body(case: Case, engine: Engine, ctx: Context) -> Outcome:
+    return guarded(case, engine, ctx, case.run)
+
+
+def guarded(case: Case, engine: Engine, ctx: Context, body: CaseBody) -> Outcome:
+    """``body``'s outcome, or the outcome of the way it failed (an engine failure, with the
+    engine restarted; a refusal the case needs; a bug in the kit); an interrupt propagates."""
     try:
-        return case.run(engine, ctx)
+        return body(engine, ctx)
     except EngineFailure as failure:
         outcome = Outcome("errored", f"engine {failure.kind}: {failure.detail}",
                           rules=case.rules, failure_kind=failure.kind)

@@ -17,6 +17,7 @@ from dominokit.conformance.exit_status import ExitStatus
 from dominokit.conformance.kit.engines import EngineSpec, Timeouts
 from dominokit.conformance.run import lastfailed, settings
 from dominokit.conformance.run.expectations import load_expectations
+from dominokit.conformance.run.gather import units
 from dominokit.conformance.run.runner import run
 from dominokit.conformance.run.settings import DEFAULT_REPORT_DIR, RunSettings
 from dominokit.conformance.run.terminal import use_colour
@@ -25,7 +26,7 @@ from dominokit.conformance.run.workers import worker_count
 
 def settings_from(args: argparse.Namespace, cases: int) -> RunSettings:
     """The run's settings from ``dominokit conform``'s parsed arguments (``cases``: how many
-    were selected, which caps ``-j auto``)."""
+    pieces of work were selected, a campaign's chunks each one, which caps ``-j auto``)."""
     return RunSettings(
         engine=EngineSpec.parse(args.engine),
         variant=args.variant,
@@ -94,7 +95,7 @@ def run_conform(args: argparse.Namespace) -> int:
         for case in cases:
             print(case.id)
         return ExitStatus.OK
-    chosen = settings_from(args, cases=len(cases))
+    chosen = settings_from(args, cases=units(cases))  # a campaign's chunks count each
     try:
         report = run(chosen, cases, expectations=expectations, err=sys.stderr)
     except KeyboardInterrupt:

@@ -11,10 +11,21 @@ conform`` prints. It takes the same settings as the command, as options or ini s
 one a failure; ``dominokit_report_dir``: where repro traces go, ``dominokit-report`` by default,
 as for the command) and checks them the same way: a bad value, or an engine that will not
 start, is one usage error (pytest's status 4), not a traceback per item.
+
+A differential campaign (``--dominokit-examples`` above one chunk of random hands, see
+``cases.campaign``) is one item per seeded chunk, ``dominokit::<case id>[chunk-<i>-of-<n>]``
+(from 1), so that pytest-xdist spreads one campaign over local and remote workers; the first
+chunk also plays the searched hands. A chunk's verdict is what its hands give; the case fails
+when any of its chunks does, as the serial run's record does. A chunk's repro traces are
+named after its item (``differential-default-chunk-3-of-8.yaml``). An expected failure makes
+a failing chunk an xfail; a passing chunk of such a case passes (whether the expectation is
+stale takes the whole campaign: ``dominokit conform`` says it). ``dominokit::<case id>``
+selects every chunk of a campaign, ``dominokit::<case id>[chunk-3-of-8]`` that one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +33,7 @@ from typing import Any
 import pytest
 
 from dominokit.conformance.cases import DEFAULT_EXAMPLES, collect_cases
+from dominokit.conformance.cases.campaign import Tally, run_chunk
 from dominokit.conformance.cases.model import Case, Context, Outcome, run_case
 from dominokit.conformance.kit.driver import Engine
 from dominokit.conformance.kit.engines import (
@@ -43,6 +55,14 @@ _SESSION = pytest.StashKey["_Session"]()
 
 NODE_PREFIX = "dominokit::"
 """How every item's node id begins; an argument that begins so selects a case by its id."""
+
+CHUNK = re.compile(r"^(?P<case>.+)\[chunk-(?P<chunk>\d+)-of-(?P<of>\d+)\]$")
+"""The name of one chunk's item: ``<case id>[chunk-<i>-of-<n>]``, ``i`` from 1."""
+
+
+def chunk_name(case_id: str, chunk: int, of: int) -> str:
+    """The item name of chunk ``chunk`` (from 0) of ``of``."""
+    return f"{case_id}[chunk-{chunk + 1}-of-{of}]"
 
 _SETTINGS: tuple[tuple[str, str, str], ...] = (
     # (name, metavar, help) of each setting, an option --dominokit-NAME and an ini dominokit_NAME
@@ -151,16 +171,27 @@ class CaseFailed(Exception):
 
 
 class CaseItem(pytest.Item):
-    """One conformance case as a pytest item."""
+    """One conformance case as a pytest item, or one chunk (from 0) of a campaign."""
 
-    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+    def __init__(self, *, case: Case, chunk: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
+        self.chunk = chunk
+
+    def _outcome(self, engine: Engine, ctx: Context) -> Outcome:
+        if self.chunk is None or self.case.campaign is None:
+            return run_case(self.case, engine, ctx)
+        campaign = self.case.campaign
+        tally = Tally(campaign, ctx.report_dir, label=self.name)
+        tally.add(run_chunk(self.case, engine, ctx, self.chunk))
+        return tally.outcome(of=campaign.size(self.chunk))
 
     def runtest(self) -> None:
         session = self.config.stash[_SESSION]
         engine, ctx = session.open()
-        outcome = run_case(self.case, engine, ctx)
+        outcome = self._outcome(engine, ctx)
+        if self.chunk is not None and outcome.status == "passed":
+            return  # no stale expectation from one chunk: the others may fail
         judgement = session.expectations.judge(self.case.id, outcome.status)
         if judgement.verdict == "expected":
             pytest.xfail(f"expected {judgement.expected}: {judgement.reason}")
@@ -173,12 +204,12 @@ class CaseItem(pytest.Item):
                      style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailed):
             failed = excinfo.value
-            return format_outcome(self.case.id, failed.outcome, failed.judgement,
+            return format_outcome(self.name, failed.outcome, failed.judgement,
                                   diff_lines=None)
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[str, int | None, str]:
-        return "dominokit", None, self.case.id
+        return "dominokit", None, self.name
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -217,21 +248,41 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 def _items(session: pytest.Session, config: pytest.Config) -> Iterator[CaseItem]:
     settings_ = config.stash[_SESSION]
+    ids = [_case_of(wanted) for wanted in settings_.ids]
     try:
-        cases = collect_cases(settings_.variant, settings_.ids or settings_.only or None,
+        cases = collect_cases(settings_.variant, ids or settings_.only or None,
                               settings_.examples, settings_.seed)
     except DominokitError as error:
         raise pytest.UsageError(f"dominokit: {error}") from None
+    names: set[str] | None = None
+    yielded: set[str] = set()
     if settings_.ids:
         found = {case.id for case in cases}
-        for wanted in settings_.ids:
+        for wanted in ids:
             if wanted not in found:
                 raise pytest.UsageError(f"dominokit: no case with id {wanted!r} "
                                         "(dominokit conform --list lists them)")
-        cases = [case for case in cases if case.id in set(settings_.ids)]
+        cases = [case for case in cases if case.id in set(ids)]
+        names = set(settings_.ids)
     for case in cases:
-        item = CaseItem.from_parent(session, name=case.id, nodeid=f"{NODE_PREFIX}{case.id}",
-                                    case=case)
-        for rule in case.rules:
-            item.add_marker(pytest.mark.rule(id=rule))
-        yield item
+        of = case.chunks
+        chunks: list[int | None] = list(range(of)) if of > 1 else [None]
+        for chunk in chunks:
+            name = case.id if chunk is None else chunk_name(case.id, chunk, of)
+            if names is not None and name not in names and case.id not in names:
+                continue
+            item = CaseItem.from_parent(session, name=name, nodeid=f"{NODE_PREFIX}{name}",
+                                        case=case, chunk=chunk)
+            for rule in case.rules:
+                item.add_marker(pytest.mark.rule(id=rule))
+            yielded.add(name)
+            yield item
+    for wanted in sorted((names or set()) - yielded - {case.id for case in cases}):
+        raise pytest.UsageError(f"dominokit: no item named {wanted!r} (a campaign's chunks "
+                                "follow --dominokit-examples; --collect-only lists them)")
+
+
+def _case_of(name: str) -> str:
+    """The case id of an item name (a chunk's names its case)."""
+    matched = CHUNK.match(name)
+    return matched["case"] if matched else name

@@ -2,7 +2,8 @@
 
 The cases come collected (``conformance.cases``); each is run by a worker (``run.workers``):
 one in this process for a serial run, or one per worker process with ``-j N``, through the same
-loop, so both give the same report. The loop records outcomes in the suite's order, stops early
+loop, so both give the same report (a campaign's chunks shared out and gathered into its one
+record by ``run.gather``). The loop records outcomes in the suite's order, stops early
 when a limit is reached (``Limits``: the budget, engine failures in a row, ``--maxfail``),
 reporting the remaining cases as ``not_run`` with the reason, and writes every report asked
 for whatever happens: an interrupt, an engine that never starts, a bug in the kit. The CLI
@@ -35,7 +36,7 @@ from dominokit.conformance.kit.engines import (
     connect,
     greet,
 )
-from dominokit.conformance.run import publish, workers
+from dominokit.conformance.run import gather, publish, workers
 from dominokit.conformance.run.expectations import Expectations, load_expectations
 from dominokit.conformance.run.report import CaseRecord, Report
 from dominokit.conformance.run.settings import DEFAULT_MAX_ENGINE_FAILURES, STDOUT, RunSettings
@@ -119,7 +120,8 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
     if cases is None:
         cases = collect_cases(settings.variant, settings.only, settings.examples, settings.seed,
                               skip=settings.skip, rules=settings.rules)
-    parallel = engine is None and settings.workers > 1 and len(cases) > 1
+    pieces = gather.units(cases)  # a campaign's chunks are pieces of work of their own
+    parallel = engine is None and settings.workers > 1 and pieces > 1
     if parallel and not workers.available():
         raise ConformanceError("parallel workers need fork(), which this platform lacks")
     report = Report(
@@ -135,8 +137,9 @@ def run(settings: RunSettings, cases: Sequence[Case] | None = None, *,
     lines = open_stream(settings.jsonl_path, report)
     start = _starter(settings.engine, settings.timeouts, engine)
     pool: workers.Pool = (
-        workers.ForkedPool(cases, start, settings.report_dir,
-                           min(settings.workers, len(cases))) if parallel
+        gather.Gathered(workers.ForkedPool(cases, start, settings.report_dir,
+                                           min(settings.workers, pieces)),
+                        cases, settings.report_dir) if parallel
         else workers.SerialPool(cases, start, settings.report_dir, owned=engine is None))
     # After the fork: a worker must hold no thread of the parent's (the heartbeat).
     if out is None and settings.to_stdout():  # the terminal's lines out of a report's way

@@ -28,6 +28,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Literal, Protocol
 
+from dominokit.conformance.cases.campaign import Part, run_chunk
 from dominokit.conformance.cases.model import Case, Context, Outcome, Progress, run_case
 from dominokit.conformance.kit import containment
 from dominokit.conformance.kit.driver import Engine, Hello
@@ -43,12 +44,14 @@ Starter = Callable[[Context], "Engine | None"]
 @dataclass(frozen=True)
 class Progressed:
     """How far the case ``index`` a worker runs has got (``Context.progress``), ``seconds``
-    after it began; ``checkpoint`` as there."""
+    after it began; ``checkpoint`` as there. ``chunk``: the chunk of a campaign the worker
+    plays (its progress is the chunk's own: ``run.gather`` makes it the case's)."""
 
     index: int
     progress: Progress
     checkpoint: bool
     seconds: float
+    chunk: int | None = None
 
 
 PROGRESS_EVERY = 0.5
@@ -58,12 +61,16 @@ PROGRESS_EVERY = 0.5
 @dataclass(frozen=True)
 class Finished:
     """One case a worker ran: its position in the suite, the outcome and how long it took.
-    ``dead`` says why the worker's engine could not be used (then the case did not run)."""
+    ``dead`` says why the worker's engine could not be used (then the case did not run).
+    A worker given one chunk of a campaign (``chunk``) gives what it found in ``part`` (None:
+    the chunk did not run, ``outcome`` says why), which ``run.gather`` folds."""
 
     index: int
     outcome: Outcome
     seconds: float
     dead: str | None = None
+    chunk: int | None = None
+    part: Part | None = None
 
 
 class Worker:
@@ -81,14 +88,20 @@ class Worker:
         return self.ctx.hello, self.ctx.dead
 
     def run(self, index: int,
-            on_progress: Callable[[Progress, bool], None] | None = None) -> Finished:
-        """Run case ``index``; ``on_progress`` hears how far a long case has got."""
+            on_progress: Callable[[Progress, bool], None] | None = None,
+            chunk: int | None = None) -> Finished:
+        """Run case ``index`` (only its chunk ``chunk``, when given); ``on_progress`` hears
+        how far a long case has got."""
         began = time.monotonic()
         if self.engine is None or self.ctx.dead is not None:
             dead = self.ctx.dead or "the engine could not be used"
-            return Finished(index, Outcome.not_run(dead), 0.0, dead)
+            return Finished(index, Outcome.not_run(dead), 0.0, dead, chunk)
         self.ctx.on_progress = on_progress
         try:
+            if chunk is not None:
+                part = run_chunk(self.cases[index], self.engine, self.ctx, chunk)
+                return Finished(index, part.ended or Outcome.passed(),
+                                time.monotonic() - began, chunk=chunk, part=part)
             outcome = run_case(self.cases[index], self.engine, self.ctx)
         finally:
             self.ctx.on_progress = None
@@ -143,12 +156,13 @@ def _serve(conn: Connection, cases: Sequence[Case], start: Starter, report_dir: 
         conn.send(("hello", *worker.begin()))
         while True:
             try:
-                index = conn.recv()
+                unit = conn.recv()
             except EOFError:
                 return
-            if index is None:
+            if unit is None:
                 return
-            conn.send(worker.run(index, _Sender(conn, index, time.monotonic())))
+            index, chunk = unit
+            conn.send(worker.run(index, _Sender(conn, index, time.monotonic(), chunk), chunk))
     except (KeyboardInterrupt, BrokenPipeError, EOFError):
         pass  # the parent is stopping the run (an interrupt reaches the whole group)
     finally:
@@ -201,15 +215,17 @@ class _Sender:
     """A worker's ``Context.on_progress``: sends the running case's progress to the parent,
     at most every ``PROGRESS_EVERY`` seconds but every checkpoint."""
 
-    def __init__(self, conn: Connection, index: int, began: float) -> None:
-        self.conn, self.index, self.began = conn, index, began
+    def __init__(self, conn: Connection, index: int, began: float,
+                 chunk: int | None = None) -> None:
+        self.conn, self.index, self.began, self.chunk = conn, index, began, chunk
         self.sent = began - PROGRESS_EVERY
 
     def __call__(self, progress: Progress, checkpoint: bool) -> None:
         now = time.monotonic()
         if checkpoint or now - self.sent >= PROGRESS_EVERY:
             self.sent = now
-            self.conn.send(Progressed(self.index, progress, checkpoint, now - self.began))
+            self.conn.send(Progressed(self.index, progress, checkpoint, now - self.began,
+                                      self.chunk))
 
 
 class ForkedPool:
@@ -224,7 +240,7 @@ class ForkedPool:
         self._cases = cases
         self._conns: list[Connection] = []
         self._procs: list[Any] = []
-        self._busy: dict[Connection, int] = {}
+        self._busy: dict[Connection, tuple[int, int | None]] = {}
         self._schedule = Schedule([case.id for case in cases])
         for _ in range(workers):
             mine, theirs = context.Pipe()
@@ -257,11 +273,12 @@ class ForkedPool:
         """The case the idle worker ``conn`` runs next (``Schedule``); None when all are given."""
         return self._schedule.next_for(conn)
 
-    def send(self, conn: Connection, index: int) -> None:
-        """Give case ``index`` to the idle worker ``conn``."""
-        self._busy[conn] = index
+    def send(self, conn: Connection, index: int, chunk: int | None = None) -> None:
+        """Give case ``index`` (its chunk ``chunk`` only, when given) to the idle worker
+        ``conn``."""
+        self._busy[conn] = (index, chunk)
         with contextlib.suppress(OSError):  # a dead worker: ``results`` reports its case
-            conn.send(index)
+            conn.send((index, chunk))
 
     def running(self) -> bool:
         """Whether any worker has a case in hand."""
@@ -272,14 +289,15 @@ class ForkedPool:
         died yields its case as a kit error and is not used again."""
         for ready in wait(list(self._busy)):
             assert isinstance(ready, Connection)
-            index = self._busy[ready]
+            index, chunk = self._busy[ready]
             try:
                 finished = ready.recv()
             except (EOFError, OSError):
                 self._drop(ready)
                 yield Finished(index, Outcome(
                     "errored", "error in the conformance kit: the worker process running "
-                    "this case died", rules=self._cases[index].rules, failure_kind="kit"), 0.0)
+                    "this case died", rules=self._cases[index].rules, failure_kind="kit"), 0.0,
+                    chunk=chunk)
                 continue
             if isinstance(finished, Progressed):
                 if self.on_progress is not None:

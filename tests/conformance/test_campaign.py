@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from dominokit.bench import campaign
+from dominokit.conformance.cases import campaign as campaign_split
 from dominokit.conformance.cases import collect_cases, differential
 from dominokit.conformance.cases.model import Progress
 from dominokit.conformance.commands.cli import main
@@ -143,7 +144,7 @@ def test_a_campaign_goes_on_after_a_failure_and_keeps_every_repro(
 
 def test_repros_are_capped_and_the_rest_counted(tmp_path: Path, seeds: list[int],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(differential, "MAX_REPROS", 1)
+    monkeypatch.setattr(campaign_split, "MAX_REPROS", 1)
     cases = collect_cases("poldomino", CASE, examples=10)
     report = run_suite(BROKEN, cases=cases, out=io.StringIO(), report_dir=tmp_path,
                        examples=10)
@@ -283,7 +284,10 @@ def test_the_bench_section_measures_both_peaks_at_each_size(tmp_path: Path) -> N
     assert all(figure["median"] > 0 for figure in section["figures"])
     ratios = {r["label"]: r["target"] for r in section["ratios"]}
     assert ratios == {"campaign kit peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
-                      "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET}
+                      "campaign engine peak memory: 20 over 60 hands": campaign.FLAT_TARGET,
+                      "campaign on 2 workers: -j 1 over -j 2 seconds":
+                          campaign.PARALLEL_TARGET}
+    assert {f"campaign {campaign.case_id()}: {n} worker(s)" for n in (1, 2)} <= set(labels)
 
 
 def test_workers_stream_the_progress_of_the_cases_they_run(tmp_path: Path,
