@@ -15,6 +15,7 @@ import pstats
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +123,12 @@ def pijanowski_profile(positions: int = 30, top: int = BOUND_LINES) -> str:
         if rules.table.rows == 12 and rules.table.cols == 12:
             work = legal_work([mid_game(rules, seed) for seed in range(positions)])
             return ("profile of the reference listing 12x12 mid-game legal actions: "
-                    + _profiled(lambda: sum(work() for _ in range(5)), top))
+                    + _profiled(partial(_repeat, work, 5), top))
     return ""
+
+
+def _repeat(work: Callable[[], int], times: int) -> int:
+    return sum(work() for _ in range(times))
 
 
 def _profiled(work: Callable[[], int], top: int) -> str:
@@ -252,7 +257,8 @@ def _parallel_rows(report: Report, quick: bool) -> list[Target]:
     else:
         rows.append(_quick(at_least(target, found["median"], CAMPAIGN_SPEED_UP,
                                     _x(found["median"]), ""), quick))
-    target = f"the default conform against the reference under {CONFORM_SECONDS:g} s wall on two cores"
+    target = (f"the default conform against the reference under {CONFORM_SECONDS:g} s wall "
+              "on two cores")
     conform = _section(report, "conform")
     walls = [] if conform is None else [
         f for f in conform["figures"] if f["label"].startswith("conform -j ")
