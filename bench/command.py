@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from dominokit.bench import targets
 from dominokit.conformance.exit_status import ExitStatus
 
 BEGIN = "<!-- bench:results:begin -->"
@@ -83,6 +84,9 @@ def run_bench(args: argparse.Namespace) -> int:
         }
         report["sections"].append(entry)
         print(render_text(entry), flush=True)
+    rows = _targets(report, bool(args.quick))
+    report["targets"] = [row.to_json() for row in rows]
+    print(targets.render_text(rows), flush=True)
     report["seconds"] = round(time.perf_counter() - began, 3)
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
@@ -91,6 +95,13 @@ def run_bench(args: argparse.Namespace) -> int:
         write_page(Path(args.write_page), report)
         print(f"wrote {args.write_page}")
     return ExitStatus.OK
+
+
+def _targets(report: dict[str, Any], quick: bool) -> list[targets.Target]:
+    """The target table of this run (profiles of the reference taken briefly under quick)."""
+    playouts, boards = (20, 6) if quick else (100, 30)
+    return targets.targets(report, quick, lambda: targets.reference_profile(playouts),
+                           lambda: targets.pijanowski_profile(boards))
 
 
 def _unwritable(path: str | None) -> str | None:
@@ -176,6 +187,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         out += [f"- {note}" for note in section["notes"]]
         if section["notes"]:
             out.append("")
+    if report.get("targets"):
+        out.append(targets.render_markdown([targets.Target(**row)
+                                            for row in report["targets"]]))
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -30,7 +30,7 @@ from dominokit.conformance.kit.inprocess import InProcessEngine
 from dominokit.conformance.run.settings import usable_cpus
 from dominokit.conformance.serve.refengine import ReferenceEngine
 
-WALL_TARGET = 20.0
+WALL_TARGET = 10.0
 """Seconds the default conform against the reference may take on two cores."""
 SPEED_UP_TARGET = 1.7
 """Least speed-up of ``-j 2`` over ``-j 1`` on a two-core machine."""

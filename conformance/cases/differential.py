@@ -504,6 +504,7 @@ def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], bl
     rules = blame.rules
     trouble: list[EngineFailure] = []
     shrinking: list[bool] = []
+    indexes: dict[int, st.SearchStrategy[int]] = {}
 
     @settings(max_examples=examples, derandomize=False, database=None,
               deadline=None, suppress_health_check=list(HealthCheck),
@@ -524,7 +525,13 @@ def _hypothesis_run(engine: Engine, variant: str, options: dict[str, object], bl
             # sampled_from's label is made from its elements, so each new legal list grew the
             # kit for the whole campaign. A range's label depends on its length alone; the
             # draws, and so the hands and their shrinking, are the same.
-            index = data.draw(st.sampled_from(range(len(legal))), label=f"action {step + 1}")
+            # One strategy per length, made once: a new one per draw was validated afresh at
+            # every step, which cost more than the draw (the same strategy draws the same).
+            count = len(legal)
+            strategy = indexes.get(count)
+            if strategy is None:
+                strategy = indexes[count] = st.sampled_from(range(count))
+            index = data.draw(strategy, label=f"action {step + 1}")
             return legal[index]
 
         try:

@@ -15,7 +15,7 @@ from typing import Any
 from dominokit.bench.command import BEGIN, END
 from dominokit.conformance.commands.cli import main
 
-SECTIONS = ("playouts", "perft", "protocol", "pijanowski", "conform")
+SECTIONS = ("playouts", "perft", "protocol", "pijanowski", "conform", "kit")
 """The sections run, in the benchmark's own order (by section order, then name)."""
 
 PAGE = f"# Performance\n\nhand-written\n\n{BEGIN}\nstale results\n{END}\n\ntail\n"
