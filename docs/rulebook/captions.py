@@ -394,9 +394,9 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "rows": "Czytaj od lewej do prawej, wiersz po wierszu.",
         "suite_head": "Partie wzorcowe tej gry",
         "suite_intro": "Partie wzorcowe tej gry. Każda jest przypadkiem testowym "
-                       "(`golden/<id>`), który może odtworzyć każdy silnik, i ma własną stronę, "
-                       "rozrysowaną ruch po ruchu; zob. [format pliku partii]({format}) (po "
-                       "angielsku).",
+                       "(`golden/<id>`), który może odtworzyć każdy silnik, i ma własną stronę "
+                       "po angielsku, rozrysowaną ruch po ruchu; zob. też [format pliku "
+                       "partii]({format}).",
         "traces_head": "| Partia wzorcowa | Rodzaj | Co pokazuje |",
         "traces_rules_head": "| Partia wzorcowa | Rodzaj | Zasady |",
         "kind.hand": "rozdanie",
