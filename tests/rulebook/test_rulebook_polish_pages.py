@@ -190,8 +190,12 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     lakes = book.rule("R-PIJ-06")
     assert lakes.decision_pl and lakes.alternative_pl
     assert "**Gramy tak:** " + lakes.decision_pl.split(" (")[0] in pijanowski
-    assert "**Można też grać tak:**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
-        in pijanowski
+    assert "**Można też grać tak:**" in pijanowski
+    # Options go by their Polish names, the machine name once in code font after it.
+    assert "[Które jeziorka się liczą](#option-lake_rule) (`lake_rule`)" in pijanowski
+    row = next(line for line in pijanowski.splitlines() if 'id="option-lake_rule"' in line)
+    assert "| każde nowe puste miejsce (`new_region`), tylko odcięte od większego " \
+           "(`newly_enclosed`) | każde nowe puste miejsce |" in row
     szczerbak = polish["variants/szczerbak.pl.md"]
     assert "Po ruchu 1: gracz" in szczerbak and "Czytaj od lewej do prawej" in szczerbak
     assert "Które kamienie najtrudniej zgrać" in szczerbak
