@@ -226,7 +226,7 @@ def polish_search_section(book: Book) -> str:
               f"pokazujemy najbardziej zwartą, położoną najbliżej lewego górnego rogu, tak "
               f"jak wyglądałby rysunek w gazecie. Rachunek można powtórzyć poleceniem "
               f"`python -m dominokit.rulebook.pijanowski_opening` "
-              f"(z `--lake-rule newly_enclosed` dla drugiego odczytania "
+              f"(z `--lake-rule newly_enclosed` dla drugiego sposobu liczenia jeziorek z "
               f"{book.link('R-PIJ-06', here)}).", ""]
     return "\n".join(lines)
 
