@@ -3,7 +3,7 @@
 Runs after ``gen_pages.py``: it writes each game's play page in every language
 (``dominokit.rulebook.playpages``), and appends to pages that script wrote a trace page's
 stepper, a game page's links to its worked examples in the play page, and a perft page's links
-to its positions.
+to its positions (trace and perft pages are English only).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ sys.path.insert(0, str(DOCS.parent))
 # After the checkout is on sys.path:
 from dominokit.rulebook import Book, variant_page  # noqa: E402
 from dominokit.rulebook.coverage import perft_page, trace_page  # noqa: E402
-from dominokit.rulebook.i18n import LANGS  # noqa: E402
+from dominokit.rulebook.i18n import EN, LANGS  # noqa: E402
 from dominokit.rulebook.playpages import (  # noqa: E402
     example_links,
     perft_links,
@@ -36,14 +36,18 @@ for path, text in play_pages(BOOK).items():
         page.write(text)
 
 for lang in LANGS:
-    for info in BOOK.traces:
-        with mkdocs_gen_files.open(lang.page(trace_page(info.id)), "a") as page:
-            page.write(stepper_block(info.id, info.variant, lang))
     for variant in BOOK.variants:
         with mkdocs_gen_files.open(lang.page(variant_page(variant.id)), "a") as page:
             page.write(example_links(BOOK, variant.id, lang))
-        perft = PERFT / f"{variant.id}.yaml"
-        if perft.is_file():
-            positions = load_yaml_data(perft).get("positions", [])
-            with mkdocs_gen_files.open(lang.page(perft_page(variant.id)), "a") as page:
-                page.write(perft_links(variant.id, positions, lang))
+
+# The trace and perft pages are published in English only (docs/i18n_english_only.py): their
+# play blocks go to the English pages, and no Polish copy is started here.
+for info in BOOK.traces:
+    with mkdocs_gen_files.open(EN.page(trace_page(info.id)), "a") as page:
+        page.write(stepper_block(info.id, info.variant, EN))
+for variant in BOOK.variants:
+    perft = PERFT / f"{variant.id}.yaml"
+    if perft.is_file():
+        positions = load_yaml_data(perft).get("positions", [])
+        with mkdocs_gen_files.open(EN.page(perft_page(variant.id)), "a") as page:
+            page.write(perft_links(variant.id, positions, EN))

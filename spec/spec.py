@@ -131,8 +131,9 @@ class RuleEntry:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A variant option: its allowed values, default, ruling and per-value overrides, and
-    what it changes in English and (``description_pl``, for the Polish rule book) in Polish."""
+    """A variant option: its allowed values, default, ruling and per-value overrides, what it
+    changes in English and (``description_pl``, for the Polish rule book) in Polish, and the
+    Polish names of the option and its values (``label_pl``, ``labels_pl``)."""
 
     name: str
     values: tuple[object, ...]
@@ -141,6 +142,10 @@ class OptionSpec:
     description: str
     overrides: Mapping[object, Mapping[str, object]] = field(default_factory=dict)
     description_pl: str | None = None
+    label_pl: str | None = None
+    """The option's name for Polish readers (``label_pl``)."""
+    labels_pl: Mapping[object, str] = field(default_factory=dict)
+    """Each declared value's name for Polish readers (``labels_pl``)."""
 
     def coerce(self, value: object, variant_id: str) -> object:
         """The declared value meant by ``value``; strings from a CLI ``k=v`` are matched by
@@ -219,8 +224,11 @@ def _option_spec(name: str, data: Mapping[str, Any]) -> OptionSpec:
     for key, changes in (data.get("overrides") or {}).items():
         match = next(v for v in values if key_text(v) == key_text(key))
         overrides[match] = dict(changes)
+    labels_pl = {v: str(label) for key, label in (data.get("labels_pl") or {}).items()
+                 for v in values if key_text(v) == key_text(key)}
     return OptionSpec(name, values, data["default"], data["rule"], data["description"],
-                      overrides, description_pl=data.get("description_pl"))
+                      overrides, description_pl=data.get("description_pl"),
+                      label_pl=data.get("label_pl"), labels_pl=labels_pl)
 
 
 def _variant_from(document: YamlDocument, path: Path) -> Variant:

@@ -220,6 +220,29 @@ class _SemanticCheck:
                                 f"reference and no overrides", key=True)
             if isinstance(overrides, dict):
                 self._overrides(base, values, overrides)
+            self._labels(name, base, values, spec)
+
+    def _labels(self, name: str, base: JsonPath, values: list[Any], spec: dict[str, Any]
+                ) -> None:
+        """``label_pl`` and ``labels_pl`` come together, and label exactly the values."""
+        labels = spec.get("labels_pl")
+        if ("label_pl" in spec) != ("labels_pl" in spec):
+            given, missing = ("label_pl", "labels_pl") if "label_pl" in spec else (
+                "labels_pl", "label_pl")
+            self._add(base, f"option {name!r} has {given} but no {missing} (give both)",
+                      key=True)
+        if not isinstance(labels, dict):
+            return
+        texts = [key_text(v) for v in values]
+        for value_text in labels:
+            if value_text not in texts:
+                self._add((*base, "labels_pl", value_text),
+                          f"labels_pl labels {value_text!r}, which is not one of the "
+                          f"option's values ({', '.join(texts)})", key=True)
+        for value_text in texts:
+            if value_text not in labels:
+                self._add((*base, "labels_pl"),
+                          f"labels_pl has no label for value {value_text!r}")
 
     def _overrides(self, base: JsonPath, values: list[Any], overrides: dict[str, Any]) -> None:
         texts = [key_text(v) for v in values]

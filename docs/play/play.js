@@ -127,12 +127,12 @@
     fields.push([L.seed, seed]);
     for (const spec of v.option_specs) {
       const select = el("select", { name: "o." + spec.name, title: spec.words });
-      for (const value of spec.values) {
-        const option = el("option", { value: String(value) }, String(value));
+      spec.values.forEach((value, i) => {
+        const option = el("option", { value: String(value) }, spec.value_labels[i]);
         if (String(value) === String(v.options[spec.name])) option.selected = true;
         select.appendChild(option);
-      }
-      fields.push([spec.name, select]);
+      });
+      fields.push([spec.label, select]);
     }
     const opponent = el("select", { name: "opponent" });
     for (const name of ["first", "random"]) {

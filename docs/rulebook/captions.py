@@ -294,8 +294,9 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "pic.corner": "Jeziorko {cells} jest zamknięte, chociaż pusty kwadrat {cell} (przerywana "
                       "linia) dotyka go narożnikiem: puste kwadraty łączą się tylko bokami "
                       "({where}).",
-        "pic.option_title": "{game}: ten sam ruch przy lake_rule {value}",
-        "pic.option": "Przy {option} = {value} ruch {move} daje {points} pkt za jeziorka "
+        "pic.option_title": "{game}: ten sam ruch, gdy liczy się {value}",
+        "pic.option": "Przy opcji {option} ustawionej na {value} ruch {move} daje {points} pkt "
+                      "za jeziorka "
                       "({trace}).",
         "pic.widow_title": "{game}: wdowa między graczami",
         "pic.player": "gracz {player}",
@@ -353,7 +354,7 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "places": "kładzie {tile}: {low} na {low_cell}, {high} na {high_cell}",
         "draws": "dobiera {tile}",
         "passes": "pas: opuszcza kolejkę",
-        "stops": "mówi stop (bez dodatkowego kamienia)",
+        "stops": "mówi „stop” (bez dodatkowego kamienia)",
         "lake": "zamyka jeziorko ({cells}): {names}",
         "hand_ends": "koniec rozdania: {result}",
         "reason.domino": "przez domino",
@@ -394,9 +395,9 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "rows": "Czytaj od lewej do prawej, wiersz po wierszu.",
         "suite_head": "Partie wzorcowe tej gry",
         "suite_intro": "Partie wzorcowe tej gry. Każda jest przypadkiem testowym "
-                       "(`golden/<id>`), który może odtworzyć każdy silnik, i ma własną stronę, "
-                       "rozrysowaną ruch po ruchu; zob. [format pliku partii]({format}) (po "
-                       "angielsku).",
+                       "(`golden/<id>`), który może odtworzyć każdy silnik, i ma własną stronę "
+                       "po angielsku, rozrysowaną ruch po ruchu; zob. też [format pliku "
+                       "partii]({format}).",
         "traces_head": "| Partia wzorcowa | Rodzaj | Co pokazuje |",
         "traces_rules_head": "| Partia wzorcowa | Rodzaj | Zasady |",
         "kind.hand": "rozdanie",
@@ -405,8 +406,8 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "kind_of.match": "meczu",
         "index_title": "Partie wzorcowe",
         "index_intro": "Każda partia wzorcowa to rozdanie albo mecz, którego każdą liczbę "
-                       "sprawdzono ręcznie z zasadami; zestaw testów odtwarza go na każdym "
-                       "silniku. Każdy ma własną stronę, rozrysowaną ruch po ruchu, z listą "
+                       "sprawdzono ręcznie z zasadami; zestaw testów odtwarza ją na każdym "
+                       "silniku. Każda ma własną stronę, rozrysowaną ruch po ruchu, z listą "
                        "zasad, które sprawdza. Opisy partii pochodzą z ich plików i są po "
                        "angielsku.",
         "game": "*Gra:* [{game}]({page}).",

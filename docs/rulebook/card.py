@@ -16,7 +16,8 @@ from dominokit.reference import Variant
 from dominokit.rulebook.book import Book
 from dominokit.rulebook.captions import phase_words
 from dominokit.rulebook.i18n import EN, PL, Lang, polish_count
-from dominokit.rulebook.text import bracket, code, md
+from dominokit.rulebook.optionnames import option_words, value_words
+from dominokit.rulebook.text import bracket, md
 
 CARD_TERMS: Final = ("Players", "Tiles", "Deal", "Goal", "Match")
 """Terms every summary card has (the tests check them)."""
@@ -214,9 +215,12 @@ def _param(value: Any, variant: Variant, lang: Lang = EN) -> tuple[Any, str]:
     if isinstance(value, dict) and "option" in value:
         name = value["option"]
         option = variant.options[name]
-        values = _in(lang, " or ", " albo ").join(str(v) for v in option.values)
+        values = _in(lang, " or ", " albo ").join(
+            value_words(option, v, lang, machine=False) if lang.code != EN.code else str(v)
+            for v in option.values)
         label = _in(lang, "option", "opcja")
-        return option.default, f" ({label} [{code(name)}](#option-{name}): {values})"
+        return option.default, f" ({label} {option_words(option, lang, f'#option-{name}')}: "\
+                               f"{values})"
     return value, ""
 
 

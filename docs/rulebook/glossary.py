@@ -100,7 +100,7 @@ TERMS: Final = (
          "Położyć kamień z ręki na stół: dołożyć go do łańcucha albo położyć na planszy. "
          "„Zgrać” i „dołożyć” znaczą tu to samo.",
          "To put a tile from the hand on the table (on the chain or the board).",
-         r"zgra\w*|zgry\w*|dołoż\w*|dokład\w*", r"",
+         r"zgra\w*|zgry\w*|dołoż\w*|dokład(?!n)\w*", r"",  # not "dokładnie" (exactly)
          "zgrać zgrywa zgrał dołożyć dokłada dołożył"),
     Term("wyjście", "opening",
          "Pierwszy kamień rozdania; też: kamień, którym gracz wychodzi.",

@@ -28,6 +28,7 @@ from dominokit.rulebook.captions import count, phase_words, say
 from dominokit.rulebook.card import game_name
 from dominokit.rulebook.examples import Frame, frame_figure, frames
 from dominokit.rulebook.i18n import Lang
+from dominokit.rulebook.optionnames import option_label, value_label
 from dominokit.rulebook.reasons import why_legal
 from dominokit.rulebook.sidebyside import option_pairs
 from dominokit.rulebook.text import bracket, cell_words, escape_html, figure
@@ -190,14 +191,24 @@ def _option_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:
             value = str({**defaults, **info.load().options}[str(option)])
             lakes = tuple(c for lake in _lakes(frame) for c in lake)
             points = sum(e.get("points", 0) for e in frame.events if e["type"] == "lake")
-            caption = say(lang, "pic.option", option=f"<code>{escape_html(str(option))}</code>",
-                          value=f"<code>{escape_html(value)}</code>", move=frame.number,
-                          points=points, trace=_code(info.id))
-            out.append(_board(frame, variant,
-                              say(lang, "pic.option_title", game=game, value=value),
+            spec = variant.options[str(option)]
+            shown = {**defaults, **info.load().options}[str(option)]
+            caption = say(lang, "pic.option", option=_named(option_label(spec, lang), spec.name),
+                          value=_named(value_label(spec, shown, lang), value),
+                          move=frame.number, points=points, trace=_code(info.id))
+            out.append(_board(frame, variant, say(lang, "pic.option_title", game=game,
+                                                  value=value_label(spec, shown, lang)),
                               caption, lakes=lakes))
         break
     return ['<div class="dk-side">' + "".join(out) + "</div>"] if out else []
+
+
+def _named(label: str, machine: str) -> str:
+    """An option or value in a caption (HTML): its machine name in code font, after its name
+    in the caption's language when it has one."""
+    if label == machine:
+        return f"<code>{escape_html(machine)}</code>"
+    return f"„{escape_html(label)}” (<code>{escape_html(machine)}</code>)"
 
 
 def widow_pictures(book: Book, variant: Variant, lang: Lang) -> list[str]:

@@ -233,7 +233,7 @@ do prawej końcówki, R, połówką 5) albo `5-6@0.2+0.3` (kamień [5|6]: 5 na k
 (0, 3); w tej notacji kwadrat (w, k) pisze się w.k). `draw` to dobranie kamienia z talonu,
 `pass` to pas, a `stop` to rezygnacja z dodatkowego kamienia po [0|0]. W książce takie skróty
 są tylko w ramkach *Dla autorów silników*; pełna gramatyka jest na
-[stronie notacji](../engines/notation.md) (po angielsku).
+[stronie notacji](../engines/notation.md).
 """,
 }
 

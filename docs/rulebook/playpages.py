@@ -74,13 +74,13 @@ LABELS: Final[Mapping[str, Mapping[str, str]]] = {
         "back": "wstecz", "forward": "dalej",
         "step": "rozdanie {h} z {hs}, ruch {s} z {ss}",
         "open_here": "otwórz tę pozycję na stronie gry",
-        "start": "Przejdź ten zapis krok po kroku w przeglądarce",
+        "start": "Przejdź tę partię krok po kroku w przeglądarce",
         "intro": ("Rozdaj kamienie i zagraj z prostym przeciwnikiem na samym silniku "
                   "wzorcowym, który działa w twojej przeglądarce. Wybierz kamień z ręki, a "
                   "zobaczysz, gdzie można go dołożyć; każdy dozwolony ruch jest zaznaczony "
                   "na stole i wypisany w notacji. Na ruch niezgodny z zasadami strona "
                   "odpowiada zasadą, którą łamie."),
-        "stepper": ("Odtwórz ten zapis silnikiem wzorcowym na stronie: stół, obie ręce, "
+        "stepper": ("Odtwórz tę partię silnikiem wzorcowym na stronie: stół, obie ręce, "
                     "dozwolone ruchy i zdarzenia po każdym ruchu."),
         "play_link": "Zagraj w przeglądarce: {game}",
         "positions": "Otwórz te pozycje na stronie gry:",

@@ -463,13 +463,21 @@ _PAGE: dict[str, Room | Stepper] = {}
 
 
 def option_specs(variant_id: str, lang: str) -> list[dict[str, Any]]:
-    """Every option of a game with its values, default and description, for the page's form."""
+    """Every option of a game with its values, default and description, for the page's form,
+    each with its name and its values' names in ``lang``."""
     variant = load_variant(variant_id)
     out = []
+    polish = lang == "pl"
     for name, spec in variant.options.items():
-        words = spec.description_pl if lang == "pl" and spec.description_pl else spec.description
+        words = spec.description_pl if polish and spec.description_pl else spec.description
+        # The Polish names from spec/ (label_pl, labels_pl), as the book's Polish pages give
+        # them (dominokit.rulebook.optionnames, which this page's bundle does not ship).
+        label = spec.label_pl if polish and spec.label_pl else name
+        values = [spec.labels_pl.get(v) if polish else None for v in spec.values]
         out.append({"name": name, "values": list(spec.values), "default": spec.default,
-                    "words": words, "rule": spec.rule})
+                    "words": words, "rule": spec.rule, "label": label,
+                    "value_labels": [shown or json.dumps(v).strip('"')
+                                     for shown, v in zip(values, spec.values, strict=True)]})
     return out
 
 

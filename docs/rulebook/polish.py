@@ -4,10 +4,15 @@ published Pijanowski opening and the glossary, as ``*.pl.md`` beside the English
 Every rule is shown under the same anchor as on the English page (its id) with its Polish
 title, the source words and the Polish statement from ``spec/`` (``title_pl``,
 ``statement_pl``); the games' own words link to the glossary; a ruling's box holds its
-``decision_pl`` and ``alternative_pl``. The drawn worked examples, the golden trace pages and
-the perft pages are made by the same builders as the English ones from the same traces, with
-``lang=PL``: their captions, tables and event descriptions come from the Polish half of
-``captions.PHRASES``, so each example in the book is still checked by the suite.
+``decision_pl`` and ``alternative_pl``. The drawn worked examples are made by the same
+builders as the English ones from the same traces, with ``lang=PL``: their captions, tables
+and event descriptions come from the Polish half of ``captions.PHRASES``, so each example in
+the book is still checked by the suite.
+
+The golden trace and perft pages have no Polish copy: each tells what its trace or positions
+show in the English of its file, so they are published in English only, like the engine
+authors' pages, and a Polish page's link to one is marked as English
+(``docs/i18n_english_only.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from dominokit.rulebook.book import (
 )
 from dominokit.rulebook.card import game_name, summary_card
 from dominokit.rulebook.comparison import COMPARISON_PAGE, comparison_markdown
-from dominokit.rulebook.coverage import engine_notes, perft_pages, rule_notes, trace_page
+from dominokit.rulebook.coverage import engine_notes, rule_notes, trace_page
 from dominokit.rulebook.credits import credit_words
 from dominokit.rulebook.examples import (
     example_anchor,
@@ -39,7 +44,6 @@ from dominokit.rulebook.placement import placement_section
 from dominokit.rulebook.playerpages import player_pages
 from dominokit.rulebook.rules import blocks, option_rows, ruling_box
 from dominokit.rulebook.text import code, escape_html, md, relative
-from dominokit.rulebook.viewer import trace_pages
 
 GAMES_MARKER = "<!-- dominokit:games-pl -->"
 """Where the Polish home page (docs/index.pl.md) lists the games."""
@@ -222,7 +226,7 @@ def polish_search_section(book: Book) -> str:
               f"pokazujemy najbardziej zwartą, położoną najbliżej lewego górnego rogu, tak "
               f"jak wyglądałby rysunek w gazecie. Rachunek można powtórzyć poleceniem "
               f"`python -m dominokit.rulebook.pijanowski_opening` "
-              f"(z `--lake-rule newly_enclosed` dla drugiego odczytania "
+              f"(z `--lake-rule newly_enclosed` dla drugiego sposobu liczenia jeziorek z "
               f"{book.link('R-PIJ-06', here)}).", ""]
     return "\n".join(lines)
 
@@ -248,7 +252,5 @@ def polish_pages(book: Book) -> dict[str, str]:
     pages[PL.page(COMPARISON_PAGE)] = comparison_markdown(book, PL)
     pages[EN.page(GLOSSARY_PAGE)] = glossary_markdown(EN)
     pages[PL.page(GLOSSARY_PAGE)] = glossary_markdown(PL)
-    pages.update(trace_pages(book, PL))
-    pages.update(perft_pages(book, PL))
     pages.update(player_pages(book, PL))
     return pages

@@ -19,6 +19,7 @@ from dominokit.rulebook.book import Book
 from dominokit.rulebook.coverage import rule_notes
 from dominokit.rulebook.glossary import link_terms
 from dominokit.rulebook.i18n import EN, PL, Lang
+from dominokit.rulebook.optionnames import option_words, value_words
 from dominokit.rulebook.text import code, escape_html, indent, md
 
 
@@ -158,7 +159,12 @@ def ruling_box(book: Book, entry: RuleEntry, here: str, options_here: bool,
         body += [f"**{words.alternative}** {book.prose(alternative, here)}", ""]
     if entry.option:
         target = f"#option-{entry.option}" if options_here else ""
-        name = f"[{code(entry.option)}]({target})" if target else code(entry.option)
+        option = next((v.options[entry.option] for v in book.variants
+                       if entry.option in v.options), None)
+        if option is not None:
+            name = option_words(option, lang, target)
+        else:
+            name = f"[{code(entry.option)}]({target})" if target else code(entry.option)
         body += [f"**{words.option}** {words.selects.format(name=name)}", ""]
     return "\n".join([f'!!! {style} "{title}"', "", indent("\n".join(body).rstrip()), ""])
 
@@ -182,8 +188,8 @@ def option_rows(book: Book, variant: Variant, here: str, lang: Lang = EN) -> lis
     rows = []
     for name, option in variant.options.items():
         said = getattr(option, f"description_{lang.code}", None) or option.description
-        values = ", ".join(code(v) for v in option.values)
-        rows.append(f'| <a id="option-{name}"></a>{code(name)} | {values} | '
-                    f"{code(option.default)} | {book.link(option.rule, here)} | "
-                    f"{book.prose(said, here)} |")
+        values = ", ".join(value_words(option, v, lang) for v in option.values)
+        rows.append(f'| <a id="option-{name}"></a>{option_words(option, lang)} | {values} | '
+                    f"{value_words(option, option.default, lang, machine=False)} | "
+                    f"{book.link(option.rule, here)} | {book.prose(said, here)} |")
     return rows

@@ -20,6 +20,7 @@ import pytest
 from dominokit.rulebook import Book
 from dominokit.rulebook.glossary import TERMS
 from dominokit.rulebook.i18n import PL, fold
+from dominokit.rulebook.playpages import play_pages
 from dominokit.rulebook.polish import polish_pages
 from tests.rulebook import test_docs_site as docs_site
 from tests.rulebook.test_docs_site import VARIANT_RULES, _open, _shoot
@@ -107,44 +108,67 @@ def test_search_index_holds_polish_words_folded_and_not(site: Path) -> None:
 
 class _ArticleText(HTMLParser):
     """The text a reader reads in a built page's article, in the book's own words: without
-    code, source quotes and elements marked ``lang="en"`` (text from trace and perft files,
-    a published English source), with each drawing's title (its accessible name)."""
+    code and source quotes, with each drawing's title (its accessible name). Text marked
+    ``lang="en"`` is kept apart in ``english``, except what is English by nature on a Polish
+    page: the title of an English source (``cite``), the published English source quoted
+    beside a rule (``dk-source``) and the spec's English name of a glossary term (a few
+    words)."""
 
     SKIP = {"code", "pre", "blockquote", "script", "style"}
     VOID = {"br", "img", "hr", "input", "meta", "link", "wbr", "source", "circle", "rect",
             "line", "path", "polygon", "use"}
+    TERM_WORDS = 3
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.stack: list[bool] = []  # per open element: is its text skipped?
+        # Per open element: is its text skipped, is it a quoted source, is it lang="en".
+        self.stack: list[tuple[bool, bool, bool]] = []
         self.inside = 0  # depth inside <article>
         self.parts: list[str] = []
+        self.english: list[str] = []
+        self._english: list[list[str]] = []  # the text of each open lang="en" element
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.VOID:
             return
         if tag == "article":
             self.inside += 1
-        skipped = (bool(self.stack) and self.stack[-1]) or tag in self.SKIP or \
-            ("lang", "en") in attrs
-        self.stack.append(skipped)
+        skipped, source, _ = self.stack[-1] if self.stack else (False, False, False)
+        classes = (dict(attrs).get("class") or "").split()
+        source = source or tag == "cite" or "dk-source" in classes
+        english = ("lang", "en") in attrs and not source and bool(self.inside)
+        if english:
+            self._english.append([])
+        self.stack.append((skipped or tag in self.SKIP or ("lang", "en") in attrs, source,
+                           english))
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.VOID:
             return
-        if self.stack:
-            self.stack.pop()
+        if self.stack and self.stack.pop()[2]:
+            text = " ".join(" ".join(self._english.pop()).split())
+            if len(text.split()) > self.TERM_WORDS:
+                self.english.append(text)
         if tag == "article":
             self.inside -= 1
 
     def handle_data(self, data: str) -> None:
-        if self.inside and not (self.stack and self.stack[-1]):
+        if self._english:
+            self._english[-1].append(data)
+        if self.inside and not (self.stack and self.stack[-1][0]):
             self.parts.append(data)
 
 
+ENGLISH_WORDS = re.compile(r"(?<![\w-])(the|and|of|with|which|when|is|are|this|that|from|for|"
+                           r"each|every|its|has|by hand|must)(?![\w-])", re.IGNORECASE)
+"""English words no Polish sentence has (``to``, ``a``, ``on``, ``by`` are Polish words too)."""
+
+
 def _polish_sources() -> list[str]:
-    """The site paths of every page written in Polish (generated or hand-written)."""
-    sources = set(polish_pages(Book.load()))
+    """The site paths of every page written in Polish (generated, play pages included, or
+    hand-written)."""
+    book = Book.load()
+    sources = set(polish_pages(book)) | set(play_pages(book))
     sources |= {p.relative_to(DOCS).as_posix() for p in DOCS.rglob(f"*{PL.suffix}")}
     out = []
     for source in sorted(sources):
@@ -158,21 +182,107 @@ def _polish_sources() -> list[str]:
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
-def test_no_english_phrase_of_the_book_is_left_on_the_built_polish_site(site: Path) -> None:
-    """Every Polish page as built, read as a reader reads it: none of the generator's English
-    phrases (captions, move tables, ruling boxes, round names...) is left in it."""
+def _built_polish_pages(site: Path) -> list[str]:
+    """The site path of every page built under ``pl/``."""
+    root = site / "pl"
+    return sorted("" if page.parent == root else page.parent.relative_to(root).as_posix() + "/"
+                  for page in root.rglob("*.html"))
+
+
+def test_every_page_under_pl_is_a_polish_page(site: Path) -> None:
+    """A page with no Polish copy (engine authors', contributors', trace and perft pages) is
+    published in English only, at its English address; nothing under ``pl/`` is an English
+    page dressed as a Polish one."""
+    built = _built_polish_pages(site)
+    assert "variants/szczerbak/" in built and "glossary/" in built
+    assert set(built) == set(_polish_sources()), (
+        f"English pages under pl/: {sorted(set(built) - set(_polish_sources()))}; "
+        f"Polish pages not built: {sorted(set(_polish_sources()) - set(built))}")
+    for page in built:
+        head = (site / "pl" / page / "index.html").read_text(encoding="utf-8")[:400]
+        assert 'lang="pl"' in head, f"pl/{page} is not Polish"
+
+
+def test_no_english_is_left_on_any_page_under_pl(site: Path) -> None:
+    """Every page under ``pl/`` as built, read as a reader reads it: none of the generator's
+    English phrases (captions, move tables, ruling boxes, round names...), no English sentence
+    and no English text marked as such (descriptions from trace and perft files), outside code
+    and quoted sources."""
     phrases = english_phrases()
-    pages = _polish_sources()
-    assert "traces/progressive/match-double-tiebreak/" in pages and "glossary/" in pages
+    pages = _built_polish_pages(site)
+    assert "variants/pijanowski-opening/" in pages and "play/szczerbak/" in pages
     found: dict[str, list[str]] = {}
     for page in pages:
         parser = _ArticleText()
         parser.feed((site / "pl" / page / "index.html").read_text(encoding="utf-8"))
         assert parser.parts, f"pl/{page}: no article text"
-        hits = leaks(" ".join(parser.parts), phrases)
+        text = " ".join(parser.parts)
+        hits = leaks(text, phrases) + parser.english
+        hits += sorted({match.group(0).lower() for match in ENGLISH_WORDS.finditer(text)})
         if hits:
             found[page] = hits
     assert not found, found
+
+
+def test_the_english_detector_sees_a_trace_description() -> None:
+    parser = _ArticleText()
+    parser.feed('<article><p>Zasady. <span lang="en">Two passes end the hand.</span> '
+                '<cite lang="en">Block Dominoes Game Rules</cite> <strong><span lang="en">'
+                'open end</span></strong>.</p><p>Player 0 opens the chain.</p></article>')
+    assert parser.english == ["Two passes end the hand."]
+    assert "Player 0 opens" in " ".join(parser.parts)
+    assert ENGLISH_WORDS.search(" ".join(parser.parts)).group(0) == "the"
+    assert not ENGLISH_WORDS.search("Gracz to ma, a on by to dołożył; kolor i barwa.")
+
+
+def _links(html: str) -> list[tuple[str, str]]:
+    """(href, whole tag) of every link of a page (``a`` and ``link``)."""
+    return [(m.group(2), m.group(0)) for m in
+            re.finditer(r'<(a|link)\s[^>]*?href="([^"]*)"[^>]*>', html)]
+
+
+def _target(site: Path, page: Path, href: str) -> Path | None:
+    """The built file a local link leads to (None for an external or in-page link)."""
+    path = href.split("#", 1)[0].split("?", 1)[0]
+    if not path or re.match(r"^[a-z]+:", path):
+        return None
+    base = site if path.startswith("/") else page.parent
+    target = (base / path.lstrip("/")).resolve()
+    return target / "index.html" if target.is_dir() or path.endswith("/") else target
+
+
+def test_language_switches_lead_to_built_pages(site: Path) -> None:
+    """Every page's other-language link leads to a page that exists: an English page with no
+    Polish copy offers the Polish home page, never an address under ``pl/`` that is not
+    there."""
+    broken = []
+    for page in site.rglob("*.html"):
+        for href, tag in _links(page.read_text(encoding="utf-8")):
+            if "hreflang=" in tag:
+                target = _target(site, page, href)
+                if target is not None and not target.is_file():
+                    broken.append(f"{page.relative_to(site)} -> {href}")
+    assert not broken, broken
+
+
+def test_polish_pages_link_english_pages_as_english(site: Path) -> None:
+    """A link from a Polish page to a page published only in English goes to that page and
+    says so (``hreflang="en"``, which the book's style marks on screen)."""
+    unmarked, english = [], 0
+    root = (site / "pl").resolve()
+    for page in (site / "pl").rglob("*.html"):
+        html = page.read_text(encoding="utf-8")
+        article = html.split("<article", 1)[-1].split("</article>", 1)[0]
+        for href, tag in _links(article):
+            target = _target(site, page, href)
+            if target is None or target.suffix != ".html" or target.is_relative_to(root):
+                continue
+            assert target.is_file(), f"{page.relative_to(site)} -> {href}"
+            english += 1
+            if 'hreflang="en"' not in tag:
+                unmarked.append(f"{page.relative_to(site)} -> {href}")
+    assert english, "no Polish page links an English page"
+    assert not unmarked, unmarked[:20]
 
 
 # ---------------------------------------------------------------------------- browser

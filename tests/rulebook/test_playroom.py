@@ -96,3 +96,17 @@ def test_a_trace_step_link_opens_the_trace_position() -> None:
                         {trace["id"]: trace})
     assert opened["state"] == stepper.view()["state"]
     assert opened["legal"] == [str(a) for a in trace["steps"][4]["legal"]]
+
+
+def test_the_option_selectors_name_options_and_values_in_the_pages_language() -> None:
+    from dominokit.rulebook.playroom import option_specs
+
+    polish = {spec["name"]: spec for spec in option_specs("pijanowski", "pl")}
+    assert polish["lake_rule"]["label"] == "Które jeziorka się liczą"
+    assert polish["lake_rule"]["value_labels"] == ["każde nowe puste miejsce",
+                                                   "tylko odcięte od większego"]
+    assert polish["double_set"]["values"] == [False, True]
+    english = {spec["name"]: spec for spec in option_specs("pijanowski", "en")}
+    assert english["lake_rule"]["label"] == "lake_rule"
+    assert english["double_set"]["value_labels"] == ["false", "true"]
+    assert english["hand_size"]["value_labels"] == ["12", "14"]

@@ -5,9 +5,9 @@ English ones turns up on a page a Polish reader gets.
 The scan is generic: its phrases are the English half of ``captions.PHRASES`` and of the ruling
 box's words (``rules.RULING_WORDS``), cut at their fields, plus the phrases readers found
 leaking before. It reads the generated Polish Markdown (no site build, a few seconds); the
-built site is scanned the same way by ``tests/rulebook/test_docs_i18n.py``. What stays English on
-purpose is skipped: code, source quotes, and text taken from trace and perft files, which the
-pages mark ``lang="en"``.
+built site is scanned the same way by ``tests/rulebook/test_docs_i18n.py``, which also finds
+any English sentence there. What stays English on purpose is skipped: code, source quotes, and
+text marked ``lang="en"`` (the English source's title, a glossary term's English name).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dominokit.rulebook.coverage import perft_page, trace_page
 from dominokit.rulebook.i18n import EN, LANGS, PL
 from dominokit.rulebook.polish import polish_pages
 from dominokit.rulebook.rules import RULING_WORDS
+from dominokit.rulebook.viewer import trace_pages
 
 LEAKED_BEFORE = ("After move", "The final chain", "Decision.", "Alternative reading.",
                  "For engine authors", "Why it is allowed",
@@ -160,15 +161,20 @@ def test_the_scan_finds_a_planted_english_caption(polish: dict[str, str]) -> Non
                      english_phrases())
 
 
-def test_every_drawn_page_has_a_polish_copy(book: Book, polish: dict[str, str]) -> None:
-    """The pages that draw traces or list perft positions: each game, the opening, the trace
-    index, every trace page and every perft page."""
-    drawn = [variant_page(v.id) for v in book.variants]
-    drawn += [OPENING_PAGE, TRACE_INDEX_PAGE, *(trace_page(t.id) for t in book.traces)]
-    drawn += [perft_page(v.id) for v in book.variants
-              if (files("dominokit.conformance") / "perft" / f"{v.id}.yaml").is_file()]
+def test_drawn_player_pages_are_polish_and_trace_pages_english_only(
+        book: Book, polish: dict[str, str]) -> None:
+    """The player pages that draw traces (each game, the opening) have a Polish copy. The
+    trace index, trace pages and perft pages tell what each trace or position shows in the
+    English of its file, so they have none: they are published in English only, and the
+    built site's test (tests/rulebook/test_docs_i18n.py) sees that no English page is put
+    under ``pl/``."""
+    drawn = [*(variant_page(v.id) for v in book.variants), OPENING_PAGE]
     missing = sorted(path for path in drawn if PL.page(path) not in polish)
     assert not missing, f"drawn pages with no Polish copy: {missing}"
+    english_only = [TRACE_INDEX_PAGE, *(trace_page(t.id) for t in book.traces)]
+    english_only += [perft_page(v.id) for v in book.variants
+                     if (files("dominokit.conformance") / "perft" / f"{v.id}.yaml").is_file()]
+    assert not sorted(PL.page(path) for path in english_only if PL.page(path) in polish)
 
 
 def test_no_english_phrase_of_the_book_is_left_on_a_polish_page(polish: dict[str, str]) -> None:
@@ -184,14 +190,21 @@ def test_polish_pages_show_the_polish_rulings_and_captions(book: Book,
     lakes = book.rule("R-PIJ-06")
     assert lakes.decision_pl and lakes.alternative_pl
     assert "**Gramy tak:** " + lakes.decision_pl.split(" (")[0] in pijanowski
-    assert "**Można też grać tak:**" in pijanowski and "[`lake_rule`](#option-lake_rule)" \
-        in pijanowski
+    assert "**Można też grać tak:**" in pijanowski
+    # Options go by their Polish names, the machine name once in code font after it.
+    assert "[Które jeziorka się liczą](#option-lake_rule) (`lake_rule`)" in pijanowski
+    row = next(line for line in pijanowski.splitlines() if 'id="option-lake_rule"' in line)
+    assert "| każde nowe puste miejsce (`new_region`), tylko odcięte od większego " \
+           "(`newly_enclosed`) | każde nowe puste miejsce |" in row
     szczerbak = polish["variants/szczerbak.pl.md"]
     assert "Po ruchu 1: gracz" in szczerbak and "Czytaj od lewej do prawej" in szczerbak
     assert "Które kamienie najtrudniej zgrać" in szczerbak
-    tiebreak = polish["traces/progressive/match-double-tiebreak.pl.md"]
+    # The trace page builder still speaks Polish (its pages wait for Polish descriptions in
+    # the trace files before they are published under pl/).
+    traces = trace_pages(book, PL)
+    tiebreak = traces["traces/progressive/match-double-tiebreak.pl.md"]
     assert "dalej: dogrywka 1, rozdanie 1" in tiebreak and "## Rozdanie 1" in tiebreak
-    pair = polish["traces/pijanowski/lakes-newly-enclosed.pl.md"]
+    pair = traces["traces/pijanowski/lakes-newly-enclosed.pl.md"]
     assert "## To samo rozdanie przy obu wartościach `lake_rule`" in pair
     assert "zamyka jeziorko (" in pair
 

@@ -118,6 +118,9 @@ CAUGHT: dict[str, str] = {
     r"(?<![\d,])\d+\.\d+(?![\d,])": "a cell written like a decimal (0.2); cells are (0, 2)",
     r"\(\d+,\d+\)": "a cell written without its space; cells are (0, 2)",
     r"\bzapis(?:u|em|ie|y|ów|ami|ach)?\b": "'zapis' meant score, notation and golden trace",
+    r"\bpasowani\w*|\bpasuje się\b|\bani pasować\b|\bprzy tym pasować\b|\bObaj pasują\b|"
+    r"\bgracz\w* pasuje\b|\bPasować wolno\b|, pasuje[;.]":
+        "passing is 'spasować' or 'pas': 'pasować' is what a tile does when it fits",
 }
 """Phrase (a regular expression over the running words) -> why it must not come back."""
 
@@ -142,6 +145,13 @@ def test_the_scan_catches_a_planted_phrase(polish: dict[str, str]) -> None:
     assert not re.search(r"\bzagryw\w*|\d+\.\d+", _words(readable(quoted)))
 
 
+def test_exactly_never_links_to_placing(polish: dict[str, str]) -> None:
+    """"Dokładnie" (exactly) is not a form of "dokładać" (to place a tile)."""
+    wrong = {path: re.findall(r"\[[Dd]okładn\w*\]\([^)]*\)", text)
+             for path, text in polish.items()}
+    assert not {path: hits for path, hits in wrong.items() if hits}
+
+
 def test_fits_never_links_to_passing(polish: dict[str, str]) -> None:
     """"Pasuje" (fits) and "spasować" (to pass) are different words; only the second is the
     glossary's term for a pass."""
@@ -158,6 +168,8 @@ def test_the_glossary_has_one_term_per_thing() -> None:
     assert re.search(by_word["kamień"].pl_forms, "kostka kostki kostkę", re.IGNORECASE)
     assert not re.search(rf"^(?:{by_word['spasować'].pl_forms})$", "pasuje", re.IGNORECASE)
     assert re.search(rf"^(?:{by_word['zgrać'].pl_forms})$", "zgrywa")
+    assert re.search(rf"^(?:{by_word['zgrać'].pl_forms})$", "dokłada", re.IGNORECASE)
+    assert not re.search(rf"^(?:{by_word['zgrać'].pl_forms})$", "dokładnie", re.IGNORECASE)
     for word in ("dublet", "mydło", "jeziorko", "wdowa", "końcówka", "talon"):
         assert word in by_word, word
 

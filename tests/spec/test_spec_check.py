@@ -281,6 +281,36 @@ def test_override_for_a_value_the_option_does_not_have(tmp_path: Path) -> None:
     assert "not one of the option's values (false, true)" in problem.message
 
 
+LABELLED = ("description: Who the catch penalty goes to.",
+            "description: Who the catch penalty goes to.\n    label_pl: Kara za przyłapanie\n"
+            "    labels_pl: {winner: dopisana zwycięzcy, loser: odjęta przegranemu}")
+
+
+def test_polish_option_labels_are_checked(tmp_path: Path) -> None:
+    path, _ = plant(tmp_path, *LABELLED)
+    assert check_variant_file(path) == []
+    problem = planted_problem(tmp_path, LABELLED[0],
+                              LABELLED[1].replace("loser: odjęta", "looser: odjęta"),
+                              "$.options.catch_to.labels_pl.looser", "looser")
+    assert problem.message == ("labels_pl labels 'looser', which is not one of the option's "
+                               "values (winner, loser)")
+    problem = planted_problem(tmp_path, LABELLED[0],
+                              LABELLED[1].replace(", loser: odjęta przegranemu", ""),
+                              "$.options.catch_to.labels_pl", "{winner")
+    assert problem.message == "labels_pl has no label for value 'loser'"
+    problem = planted_problem(tmp_path, LABELLED[0],
+                              LABELLED[1].split("\n    labels_pl")[0],
+                              "$.options.catch_to", "catch_to:")
+    assert problem.message == "option 'catch_to' has label_pl but no labels_pl (give both)"
+
+
+def test_labels_reach_the_option_model() -> None:
+    lakes = load_variant("pijanowski").options["lake_rule"]
+    assert lakes.label_pl and set(lakes.labels_pl) == set(lakes.values)
+    double = load_variant("pijanowski").options["double_set"]
+    assert set(double.labels_pl) == {False, True}
+
+
 def test_each_option_value_must_resolve_to_a_valid_variant(tmp_path: Path) -> None:
     # The bad value only appears once long_match=true is chosen: reported at that value.
     problem = planted_problem(tmp_path, "true: {match.target: 150}", "true: {match.target: -1}",

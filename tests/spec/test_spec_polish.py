@@ -128,6 +128,19 @@ def test_every_option_says_what_it_changes_in_both_languages(variant_id: str) ->
                 assert value in polish, f"{variant_id}: {name}'s description_pl omits {value}"
 
 
+@pytest.mark.parametrize("variant_id", variant_ids())
+def test_every_option_and_value_has_a_polish_label(variant_id: str) -> None:
+    """The Polish pages and the play page name an option and its values in Polish
+    (``label_pl``, ``labels_pl``), keeping the machine name once in code font."""
+    for name, option in load_variant(variant_id).options.items():
+        assert option.label_pl and option.label_pl.strip(), f"{variant_id}: {name} has no label_pl"
+        assert option.label_pl != name and "_" not in option.label_pl, (variant_id, name)
+        for value in option.values:
+            label = option.labels_pl.get(value, "")
+            assert label.strip(), f"{variant_id}: {name}={value} has no label in labels_pl"
+            assert "_" not in label and label != str(value).lower(), (variant_id, name, value)
+
+
 def test_the_rule_quotes_support_their_rules() -> None:
     """R-ALL-01 (one set) must not quote the two-set sentence, and R-ALL-11 (each action, draws
     included, is one step) must not quote the Poldomino line about optional play."""
