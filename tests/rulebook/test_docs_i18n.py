@@ -2,8 +2,8 @@
 anchor exists in both, the language switch keeps the reader on the same rule, and search
 finds the games' Polish words with or without Polish letters.
 
-The site, browser, server and screenshot fixtures are those of ``tests/rulebook/test_docs_site.py``
-(imported, so the build runs once for this module as it does for that one); without chromium
+The site, browser, server and screenshot fixtures are the run's own
+(``tests/rulebook/conftest.py``: one build and one browser for every module); without chromium
 the browser tests are skipped, except under ``CI=true``.
 """
 
@@ -21,13 +21,8 @@ from dominokit.rulebook import Book
 from dominokit.rulebook.glossary import TERMS
 from dominokit.rulebook.i18n import PL, fold
 from dominokit.rulebook.polish import polish_pages
-from tests.rulebook import test_docs_site as docs_site
-from tests.rulebook.test_docs_site import VARIANT_RULES, _open, _shoot
+from tests.rulebook.test_docs_site import POLL, VARIANT_RULES, _open, _shoot
 from tests.rulebook.test_rulebook_polish_pages import english_phrases, leaks
-
-# The fixtures of tests/rulebook/test_docs_site.py, bound here so pytest finds them by name.
-site, server, browser, screenshots = (docs_site.site, docs_site.server, docs_site.browser,
-                                      docs_site.screenshots)
 
 PLAYER_PAGES = ["", "glossary/", "variants/common/", "variants/pijanowski-opening/",
                 *(f"variants/{v}/" for v in sorted(VARIANT_RULES))]
@@ -194,7 +189,7 @@ def _search(driver: Any, query: str) -> list[str]:
                           "label[for=__search]').click();")
     box.clear()
     box.send_keys(query)
-    WebDriverWait(driver, 30).until(lambda d: d.execute_script(SEARCH_RESULTS))
+    WebDriverWait(driver, 30, poll_frequency=POLL).until(lambda d: d.execute_script(SEARCH_RESULTS))
     results: list[str] = driver.execute_script(SEARCH_RESULTS)
     return results
 
@@ -220,7 +215,7 @@ def test_language_switch_keeps_the_page_and_the_rule(browser: Any, server: str,
     _open(browser, server + "variants/szczerbak/#R-SZC-04")
     browser.execute_script("window.dkLeaving = true;"
                            "document.querySelector('a[hreflang=\"pl\"]').click();")
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete';"))
     assert browser.current_url == server + "pl/variants/szczerbak/#R-SZC-04"
     heading = browser.execute_script(
@@ -229,6 +224,6 @@ def test_language_switch_keeps_the_page_and_the_rule(browser: Any, server: str,
     _shoot(browser, screenshots, "i18n-szczerbak-pl")
     browser.execute_script("window.dkLeaving = true;"
                            "document.querySelector('a[hreflang=\"en\"]').click();")
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete';"))
     assert browser.current_url == server + "variants/szczerbak/#R-SZC-04"
