@@ -11,6 +11,7 @@ pages' bundles) takes minutes, and a Chromium start seconds, so neither is done 
 * ``server`` serves it on 127.0.0.1 from a thread, for the whole run (one origin, so the
   browser's cache and compiled-WebAssembly cache serve every play page after the first), and
   records every path it was asked for (``served``).
+* ``generated_polish_pages`` are the Polish side's generated pages, made once.
 * ``browser`` is one headless Chromium for the run, with its network shut: no host name
   resolves (the loopback server is addressed by IP) and everything not for loopback goes to
   ``proxy``, which refuses it. Each test gets it back at the desktop size, 1280 x 1000, with
@@ -31,8 +32,9 @@ import subprocess
 import sys
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -190,3 +192,14 @@ def screenshots() -> Path:
     folder = Path(os.environ.get("DOMINOKIT_SCREENSHOTS") or REPO / "tmp")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+@pytest.fixture(scope="session")
+def generated_polish_pages() -> Mapping[str, str]:
+    """Every page ``polish_pages`` generates (path under ``docs/`` -> Markdown), read-only:
+    generating them takes tens of seconds, so it is done once per run for every module that
+    reads them."""
+    from dominokit.rulebook import Book
+    from dominokit.rulebook.polish import polish_pages
+
+    return MappingProxyType(polish_pages(Book.load()))
