@@ -42,8 +42,10 @@
   }
 
   // The engine runs in a worker (engine-worker.js), so the page never freezes while Pyodide
-  // starts or the engine thinks. Calls are queued: each click is answered in order, and the
-  // root's data-version counts the answers (tests wait for it to move after a click).
+  // starts or the engine thinks. A book opened from file:// cannot start a worker: there the
+  // same engine runs on the page's thread (engine-file.js, loaded only then) behind the same
+  // message interface. Calls are queued: each click is answered in order, and the root's
+  // data-version counts the answers (tests wait for it to move after a click).
   let worker = null;
   let queue = Promise.resolve();
   let serial = 0;
@@ -71,7 +73,7 @@
     root.dataset.state = "loading";
     part("status").textContent = L.loading;
     const started = performance.now();
-    worker = new Worker(siteRoot + "play/engine-worker.js");
+    worker = await startEngine();
     worker.addEventListener("error", (event) => fail(event.message || "worker failed"));
     const request = Object.assign({ variant: cfg.variant, lang: cfg.lang, mode: cfg.mode,
       trace: cfg.trace }, cfg.mode === "trace" ? {} : hashRequest());
@@ -82,6 +84,19 @@
     root.dataset.readyMs = String(Math.round(performance.now()));  // since navigation start
     part("status").textContent = "";
     root.dataset.state = "ready";
+  }
+
+  function startEngine() {
+    if (location.protocol !== "file:") {
+      return Promise.resolve(new Worker(siteRoot + "play/engine-worker.js"));
+    }
+    const playURL = new URL(siteRoot + "play/", location.href).href;
+    return new Promise((resolve, reject) => {
+      const script = el("script", { src: playURL + "engine-file.js" });
+      script.onload = () => self.dkFileEngine(playURL).then(resolve, reject);
+      script.onerror = () => reject(new Error("could not load " + script.src));
+      document.head.appendChild(script);
+    });
   }
 
   function act(verb, kind, value) {
@@ -349,7 +364,6 @@
 
   function fail(err) {
     root.dataset.state = "error";
-    part("status").textContent = L.failed + " " + String(err) +
-      (location.protocol === "file:" ? " " + L.file_note : "");
+    part("status").textContent = L.failed + " " + String(err);
   }
 })();

@@ -15,11 +15,21 @@ comes as one zip of Python sources and data that the page unpacks into Pyodide's
 * ``traces.json``: every golden trace's data, for the trace pages' stepper.
 
 The zip is written with fixed timestamps, so the same checkout gives the same bytes.
+
+A book opened from ``file://`` can fetch none of these files (Chromium gives the page a null
+origin: no worker, no fetch or XHR of a file, no ES module), but it can run classic scripts.
+So the build also writes ``file-bundle.js``: every file ``loadPyodide`` and the engine read
+(the interpreter, the standard library, the package lock, ``engine.zip``) as base64 text in
+one script, gzipped first where that makes it smaller. ``docs/play/engine-file.js`` loads it,
+and answers Pyodide's requests from it, only on a page opened from ``file://``; over HTTP
+nothing loads it.
 """
 
 from __future__ import annotations
 
+import base64
 import fcntl
+import gzip
 import io
 import itertools
 import json
@@ -47,6 +57,11 @@ interpreter, the standard library and the (empty for us) package lock."""
 SITE_DIR: Final = "play"
 """Where in the built site the play assets go (``play/pyodide/``, ``play/engine.zip``)."""
 ENGINE_ZIP: Final = "engine.zip"
+FILE_BUNDLE: Final = "file-bundle.js"
+FILE_BUNDLED: Final = ("pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                       "pyodide/pyodide-lock.json", ENGINE_ZIP)
+"""What the file:// page reads through ``file-bundle.js`` (paths under ``play/``); the
+scripts, ``pyodide.js`` and ``pyodide.asm.js``, it loads by ``<script>`` tags."""
 STAND_IN: Final = ('"""Not shipped to the browser whole: of the kit only the diagrams, of the '
                    'book builder only the playroom."""\n')
 _STAMP: Final = (2020, 1, 1, 0, 0, 0)
@@ -136,6 +151,22 @@ def engine_zip() -> bytes:
     return buffer.getvalue()
 
 
+def file_bundle(play_dir: Path) -> str:
+    """``file-bundle.js`` for the play folder ``play_dir`` of a built site: a script setting
+    ``self.dkFileBundle`` to {path: [encoding, base64]} for each of :data:`FILE_BUNDLED`,
+    the encoding ``gzip`` where that saves a tenth or more, else ``identity``."""
+    entries = {}
+    for name in FILE_BUNDLED:
+        data = (play_dir / name).read_bytes()
+        packed = gzip.compress(data, compresslevel=9, mtime=0)
+        encoding, body = ("gzip", packed) if len(packed) * 10 <= len(data) * 9 \
+            else ("identity", data)
+        entries[name] = [encoding, base64.b64encode(body).decode("ascii")]
+    return ("// The play pages' files for a book opened from file:// (see engine-file.js); "
+            "written by dominokit.rulebook.playbundle.\n"
+            f"self.dkFileBundle = {json.dumps(entries, indent=0)};\n")
+
+
 def vendor(site_dir: Path) -> Path:
     """Write the play assets into a built site; their folder is returned."""
     source = ensure_pyodide()
@@ -144,4 +175,5 @@ def vendor(site_dir: Path) -> Path:
     for name in PYODIDE_FILES:
         shutil.copyfile(source / name, target / "pyodide" / name)
     (target / ENGINE_ZIP).write_bytes(engine_zip())
+    (target / FILE_BUNDLE).write_text(file_bundle(target), encoding="ascii")
     return target

@@ -54,8 +54,6 @@ LABELS: Final[Mapping[str, Mapping[str, str]]] = {
         "perft_position": "position {name}",
         "noscript": "The play page needs JavaScript and WebAssembly.",
         "pick_tile": "Choose a tile from your hand first.",
-        "file_note": ("Browsers do not let a page opened as a file read the engine's files: "
-                      "serve the built book over HTTP, e.g. python3 -m http.server."),
     },
     "pl": {
         "title": "Zagraj: {game}", "nav": "Zagraj", "loading": "Wczytuję silnik…",
@@ -89,9 +87,6 @@ LABELS: Final[Mapping[str, Mapping[str, str]]] = {
         "perft_position": "pozycja {name}",
         "noscript": "Strona gry wymaga JavaScriptu i WebAssembly.",
         "pick_tile": "Najpierw wybierz kamień z ręki.",
-        "file_note": ("Przeglądarka nie pozwala stronie otwartej z pliku czytać plików "
-                      "silnika: udostępnij zbudowaną książkę przez HTTP, np. python3 -m "
-                      "http.server."),
     },
 }
 """The page frame's words; the rule words come from the spec."""

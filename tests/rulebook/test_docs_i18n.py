@@ -2,8 +2,8 @@
 anchor exists in both, the language switch keeps the reader on the same rule, and search
 finds the games' Polish words with or without Polish letters.
 
-The site, browser, server and screenshot fixtures are those of ``tests/rulebook/test_docs_site.py``
-(imported, so the build runs once for this module as it does for that one); without chromium
+The site, browser, server and screenshot fixtures are the run's own
+(``tests/rulebook/conftest.py``: one build and one browser for every module); without chromium
 the browser tests are skipped, except under ``CI=true``.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,8 @@ from dominokit.rulebook import Book
 from dominokit.rulebook.glossary import TERMS
 from dominokit.rulebook.i18n import PL, fold
 from dominokit.rulebook.playpages import play_pages
-from dominokit.rulebook.polish import polish_pages
-from tests.rulebook import test_docs_site as docs_site
-from tests.rulebook.test_docs_site import VARIANT_RULES, _open, _shoot
+from tests.rulebook.test_docs_site import POLL, VARIANT_RULES, _open, _shoot
 from tests.rulebook.test_rulebook_polish_pages import english_phrases, leaks
-
-# The fixtures of tests/rulebook/test_docs_site.py, bound here so pytest finds them by name.
-site, server, browser, screenshots = (docs_site.site, docs_site.server, docs_site.browser,
-                                      docs_site.screenshots)
 
 PLAYER_PAGES = ["", "glossary/", "variants/common/", "variants/pijanowski-opening/",
                 *(f"variants/{v}/" for v in sorted(VARIANT_RULES))]
@@ -164,11 +159,10 @@ ENGLISH_WORDS = re.compile(r"(?<![\w-])(the|and|of|with|which|when|is|are|this|t
 """English words no Polish sentence has (``to``, ``a``, ``on``, ``by`` are Polish words too)."""
 
 
-def _polish_sources() -> list[str]:
-    """The site paths of every page written in Polish (generated, play pages included, or
-    hand-written)."""
-    book = Book.load()
-    sources = set(polish_pages(book)) | set(play_pages(book))
+def _polish_sources(generated: Iterable[str]) -> list[str]:
+    """The site paths of every page written in Polish (generated, as ``generated`` lists
+    them, the play pages, or hand-written)."""
+    sources = set(generated) | set(play_pages(Book.load()))
     sources |= {p.relative_to(DOCS).as_posix() for p in DOCS.rglob(f"*{PL.suffix}")}
     out = []
     for source in sorted(sources):
@@ -189,15 +183,17 @@ def _built_polish_pages(site: Path) -> list[str]:
                   for page in root.rglob("*.html"))
 
 
-def test_every_page_under_pl_is_a_polish_page(site: Path) -> None:
+def test_every_page_under_pl_is_a_polish_page(
+        site: Path, generated_polish_pages: Mapping[str, str]) -> None:
     """A page with no Polish copy (engine authors', contributors', trace and perft pages) is
     published in English only, at its English address; nothing under ``pl/`` is an English
     page dressed as a Polish one."""
     built = _built_polish_pages(site)
     assert "variants/szczerbak/" in built and "glossary/" in built
-    assert set(built) == set(_polish_sources()), (
-        f"English pages under pl/: {sorted(set(built) - set(_polish_sources()))}; "
-        f"Polish pages not built: {sorted(set(_polish_sources()) - set(built))}")
+    written = set(_polish_sources(generated_polish_pages))
+    assert set(built) == written, (
+        f"English pages under pl/: {sorted(set(built) - written)}; "
+        f"Polish pages not built: {sorted(written - set(built))}")
     for page in built:
         head = (site / "pl" / page / "index.html").read_text(encoding="utf-8")[:400]
         assert 'lang="pl"' in head, f"pl/{page} is not Polish"
@@ -304,7 +300,7 @@ def _search(driver: Any, query: str) -> list[str]:
                           "label[for=__search]').click();")
     box.clear()
     box.send_keys(query)
-    WebDriverWait(driver, 30).until(lambda d: d.execute_script(SEARCH_RESULTS))
+    WebDriverWait(driver, 30, poll_frequency=POLL).until(lambda d: d.execute_script(SEARCH_RESULTS))
     results: list[str] = driver.execute_script(SEARCH_RESULTS)
     return results
 
@@ -330,7 +326,7 @@ def test_language_switch_keeps_the_page_and_the_rule(browser: Any, server: str,
     _open(browser, server + "variants/szczerbak/#R-SZC-04")
     browser.execute_script("window.dkLeaving = true;"
                            "document.querySelector('a[hreflang=\"pl\"]').click();")
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete';"))
     assert browser.current_url == server + "pl/variants/szczerbak/#R-SZC-04"
     heading = browser.execute_script(
@@ -339,6 +335,6 @@ def test_language_switch_keeps_the_page_and_the_rule(browser: Any, server: str,
     _shoot(browser, screenshots, "i18n-szczerbak-pl")
     browser.execute_script("window.dkLeaving = true;"
                            "document.querySelector('a[hreflang=\"en\"]').click();")
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete';"))
     assert browser.current_url == server + "variants/szczerbak/#R-SZC-04"

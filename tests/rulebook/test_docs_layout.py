@@ -2,7 +2,7 @@
 code is never cut off, long chains wrap into rows at a readable size, and each game's page
 prints with its diagrams.
 
-One mkdocs build per module (the ``site`` fixture of ``test_docs_site``); every page of the
+One mkdocs build and one browser per run (``tests/rulebook/conftest.py``); every page of the
 site, in both languages (the player pages are checked to be among them under ``pl/`` too), is
 opened in headless Chromium at 390 px (and the pages with code blocks at 1280 px),
 with a screenshot of each kept under ``$DOMINOKIT_SCREENSHOTS`` (default ``tmp/``) so CI keeps
@@ -19,13 +19,6 @@ import pytest
 from tests.rulebook import test_docs_site as docs_site
 from tests.rulebook.test_docs_site import _open
 
-# The build, the browser, the local server and the screenshot folder of test_docs_site, as
-# fixtures of this module too.
-site = docs_site.site
-browser = docs_site.browser
-server = docs_site.server
-screenshots = docs_site.screenshots
-
 PHONE = 390
 DESKTOP = 1280
 MIN_TILE_PX = 44
@@ -34,6 +27,16 @@ MIN_TILE_PX = 44
 OVERFLOW = """
 var width = document.documentElement.clientWidth;
 var bad = [];
+var scrolling = new Map();  // element -> does it or an ancestor scroll sideways?
+function inScroller(el) {
+  var p = el.parentElement;
+  if (!p) { return false; }
+  if (!scrolling.has(p)) {
+    var o = getComputedStyle(p).overflowX;
+    scrolling.set(p, o === 'auto' || o === 'scroll' || inScroller(p));
+  }
+  return scrolling.get(p);
+}
 if (document.documentElement.scrollWidth > width + 1) {
   bad.push('page: scrollWidth ' + document.documentElement.scrollWidth + ' > ' + width);
 }
@@ -50,12 +53,7 @@ document.querySelectorAll('article *').forEach(function (el) {
   }
   if (!scrolls) {
     var box = el.getBoundingClientRect();
-    var inScroller = false;
-    for (var p = el.parentElement; p; p = p.parentElement) {
-      var o = getComputedStyle(p).overflowX;
-      if (o === 'auto' || o === 'scroll') { inScroller = true; break; }
-    }
-    if (!inScroller && box.width > 0 && box.right > width + 1) {
+    if (!inScroller(el) && box.width > 0 && box.right > width + 1) {
       bad.push('sticks out: ' + el.tagName + '.' + el.className + ' right ' +
                Math.round(box.right));
     }
@@ -87,14 +85,25 @@ def _at(driver: Any, width: int) -> None:
     driver.set_window_size(width, 900)
 
 
-def test_no_page_scrolls_sideways_at_phone_width(site: Path, browser: Any, server: str,
-                                                 screenshots: Path) -> None:
+PHONE_SHARDS = 24
+"""The phone check of every page is split into this many tests (page ``i`` of the sorted list
+in shard ``i % PHONE_SHARDS``), so that no one test opens the whole site."""
+
+
+def test_every_player_page_is_among_the_pages_checked(site: Path) -> None:
     pages = _pages(site)
     polish = [f"pl/{page}" for page in PLAYER_PAGES]
     unchecked = [page for page in [*PLAYER_PAGES, *polish] if page not in pages]
     assert not unchecked, f"player pages missing from the site: {unchecked}"
+    assert len(pages) >= PHONE_SHARDS  # every shard below has pages to open
+
+
+@pytest.mark.parametrize("shard", range(PHONE_SHARDS))
+def test_no_page_scrolls_sideways_at_phone_width(site: Path, browser: Any, server: str,
+                                                 screenshots: Path, shard: int) -> None:
+    polish = [f"pl/{page}" for page in PLAYER_PAGES]
     problems: dict[str, list[str]] = {}
-    for page in pages:
+    for page in _pages(site)[shard::PHONE_SHARDS]:
         _at(browser, PHONE)
         _open(browser, server + page)
         found = browser.execute_script(OVERFLOW)

@@ -8,13 +8,14 @@ as they are), and every hard rule has its picture under it. The hard rules are r
 spec's mechanics (the lake rule, the widow's opening, the pass, the extra tile, a match in
 rounds), as ``dominokit.rulebook.pictures`` reads them. Search is typed into the theme's own
 search box; the cards are printed by headless Chromium to PDF and their pages counted. One
-build serves the whole module (``test_docs_site.site``; ``DOMINOKIT_SITE`` reuses a build).
+build and one browser serve the whole run (``tests/rulebook/conftest.py``; ``DOMINOKIT_SITE``
+reuses a build).
 """
 
 from __future__ import annotations
 
+import base64
 import re
-import subprocess
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -22,13 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.rulebook import test_docs_site as docs_site
-from tests.rulebook.test_docs_site import _open, _shoot
-
-site = docs_site.site
-browser = docs_site.browser
-server = docs_site.server
-screenshots = docs_site.screenshots
+from tests.rulebook.test_docs_site import POLL, _open, _shoot
 
 
 def _variants() -> dict[str, dict[str, Any]]:
@@ -203,7 +198,7 @@ def _search(driver: Any, query: str) -> list[tuple[str, str]]:
                           "label[for=__search]').click();")
     box.clear()
     box.send_keys(query)
-    WebDriverWait(driver, 30).until(lambda d: d.execute_script(SEARCH_RESULTS))
+    WebDriverWait(driver, 30, poll_frequency=POLL).until(lambda d: d.execute_script(SEARCH_RESULTS))
     results: list[tuple[str, str]] = [tuple(r) for r in driver.execute_script(SEARCH_RESULTS)]
     return results
 
@@ -249,7 +244,7 @@ def test_the_language_switch_lands_on_the_rule_the_reader_scrolled_to(
                            "window.scrollBy(0, 40);")
     browser.execute_script("window.dkLeaving = true;"
                            "document.querySelector('a[hreflang=\"en\"]').click();")
-    WebDriverWait(browser, 60).until(lambda d: d.execute_script(
+    WebDriverWait(browser, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete';"))
     assert browser.current_url == server + "variants/szczerbak/#R-SZC-05"
 
@@ -261,29 +256,35 @@ def pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf))
 
 
-def _print(url: str, out: Path) -> int:
-    subprocess.run(["chromium", *docs_site.BROWSER_FLAGS, f"--user-data-dir={out.parent}/p",
-                    "--no-pdf-header-footer", f"--print-to-pdf={out}", url],
-                   check=True, capture_output=True, timeout=180)
-    return pdf_pages(out.read_bytes())
+PRINT = {"printBackground": True, "preferCSSPageSize": True, "displayHeaderFooter": False}
+"""How the page is printed: as ``chromium --headless --print-to-pdf --no-pdf-header-footer``
+prints it (the paper is the page's own ``@page`` size, A4), through the run's browser."""
+
+
+def _print(driver: Any, url: str, out: Path) -> int:
+    _open(driver, url)
+    pdf = base64.b64decode(driver.execute_cdp_cmd("Page.printToPDF", PRINT)["data"])
+    out.write_bytes(pdf)
+    return pdf_pages(pdf)
 
 
 @pytest.mark.parametrize("lang", ["", "pl/"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_each_game_card_prints_on_one_a4_page(server: str, tmp_path: Path, lang: str,
-                                              variant: str, browser: Any) -> None:
-    """(``browser`` only skips the test where there is no Chromium.)"""
-    assert _print(f"{server}{lang}variants/{variant}-card/", tmp_path / "card.pdf") == 1
+def test_each_game_card_prints_on_one_a4_page(browser: Any, server: str, tmp_path: Path,
+                                              lang: str, variant: str) -> None:
+    url = f"{server}{lang}variants/{variant}-card/"
+    assert _print(browser, url, tmp_path / "card.pdf") == 1
 
 
 @pytest.mark.parametrize("lang", ["", "pl/"])
 def test_the_board_prints_on_one_sheet_and_the_game_page_on_several(
-        server: str, tmp_path: Path, lang: str, browser: Any) -> None:
+        browser: Any, server: str, tmp_path: Path, lang: str) -> None:
     boards = [v for v, data in VARIANTS.items() if data["components"]["table"]["kind"] == "board"]
     for variant in boards:
-        assert _print(f"{server}{lang}variants/{variant}-board/", tmp_path / "b.pdf") == 1
+        url = f"{server}{lang}variants/{variant}-board/"
+        assert _print(browser, url, tmp_path / "b.pdf") == 1
     # The counter counts: a whole game page is more than one sheet.
-    assert _print(f"{server}{lang}variants/{boards[0]}/", tmp_path / "page.pdf") > 1
+    assert _print(browser, f"{server}{lang}variants/{boards[0]}/", tmp_path / "page.pdf") > 1
 
 
 def test_the_printable_board_has_real_size_cells(site: Path) -> None:

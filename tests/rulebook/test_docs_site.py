@@ -1,39 +1,24 @@
 """The rule book site: it builds with ``mkdocs build --strict``, and in a real browser every
 diagram has a size and every rule anchor leads somewhere.
 
-The build runs once per module into a temporary folder. The browser part drives Debian's
-headless Chromium through Selenium, over a local HTTP server, and saves a screenshot of each
-page it checks (folder: ``$DOMINOKIT_SCREENSHOTS``, default ``tmp/`` in the repository) so a
-reviewer can look at the pictures. Without chromium and chromedriver the browser tests are
-skipped, except under ``CI=true``, where a missing browser is a failure.
+The site, the local HTTP server, Debian's headless Chromium (through Selenium) and the
+screenshot folder are the run's own (``tests/rulebook/conftest.py``: one build and one browser
+for every module). The browser part saves a screenshot of each page it checks (folder:
+``$DOMINOKIT_SCREENSHOTS``, default ``tmp/`` in the repository) so a reviewer can look at the
+pictures. Without chromium and chromedriver the browser tests are skipped, except under
+``CI=true``, where a missing browser is a failure.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
-import threading
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-
-REPO = Path(__file__).resolve().parents[2]
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-BROWSER_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1280,1000")
-QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 
 
 def variant_rules() -> dict[str, list[str]]:
@@ -48,28 +33,10 @@ def variant_rules() -> dict[str, list[str]]:
 
 
 VARIANT_RULES = variant_rules()
+POLL = 0.05
+"""How often a wait looks again (Selenium's default, half a second, is most of a page's
+time here)."""
 PAGES = [*(f"variants/{v}/" for v in sorted(VARIANT_RULES)), "variants/pijanowski-opening/"]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built once per module; ``DOMINOKIT_SITE`` names a site already built from
-    this checkout (``mkdocs build --strict -d DIR``) to test instead, so that several test
-    files run against one build."""
-    prebuilt = os.environ.get("DOMINOKIT_SITE")
-    if prebuilt:
-        assert (Path(prebuilt) / "index.html").is_file(), f"no site at {prebuilt}"
-        return Path(prebuilt)
-    out = tmp_path_factory.mktemp("site")
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
-         str(REPO / "mkdocs.yml"), "--site-dir", str(out)],
-        cwd=REPO, env={**os.environ, **QUIET}, capture_output=True, text=True, timeout=600,
-        check=False,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    assert "WARNING" not in built.stderr, built.stderr
-    return out
 
 
 def test_strict_build_makes_every_page(site: Path) -> None:
@@ -107,67 +74,6 @@ def test_both_colour_schemes_are_offered(site: Path) -> None:
 # ---------------------------------------------------------------------------- browser
 
 
-def _browser_missing() -> str | None:
-    if shutil.which("chromium") is None:
-        return "chromium is not installed"
-    if not CHROMEDRIVER.is_file():
-        return f"{CHROMEDRIVER} is not installed"
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return "selenium is not installed"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    missing = _browser_missing()
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests must run in CI: {missing}")
-        pytest.skip(missing)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for flag in BROWSER_FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="dominokit-chrome-")
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(60)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def screenshots() -> Path:
-    folder = Path(os.environ.get("DOMINOKIT_SCREENSHOTS") or REPO / "tmp")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
 def _open(driver: Any, url: str) -> None:
     """Load ``url`` and return only once the new document has fully loaded.
 
@@ -180,7 +86,7 @@ def _open(driver: Any, url: str) -> None:
 
     driver.execute_script("window.dkLeaving = true;")
     driver.get(url)
-    WebDriverWait(driver, 60).until(lambda d: d.execute_script(
+    WebDriverWait(driver, 60, poll_frequency=POLL).until(lambda d: d.execute_script(
         "return window.dkLeaving === undefined && document.readyState === 'complete' && "
         "location.href.split('#')[0] === arguments[0];", url.split("#")[0]))
 
@@ -248,13 +154,13 @@ def test_dark_mode_toggle_switches_the_scheme(browser: Any, server: str,
     _open(browser, server + "variants/szczerbak/")
     before = scheme()
     toggle()
-    WebDriverWait(browser, 10).until(lambda _: scheme() != before)
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda _: scheme() != before)
     assert {before, scheme()} == {"default", "slate"}
     sizes = browser.execute_script(DIAGRAM_SIZES)
     assert sizes and all(w > 0 and h > 0 for _, w, h in sizes)
     _shoot(browser, screenshots, "variants-szczerbak-dark")
     toggle()
-    WebDriverWait(browser, 10).until(lambda _: scheme() == before)
+    WebDriverWait(browser, 10, poll_frequency=POLL).until(lambda _: scheme() == before)
 
 
 TOGGLE = 'form[data-md-component="palette"] label.md-header__button:not([hidden])'

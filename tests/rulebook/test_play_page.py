@@ -1,14 +1,15 @@
 """The play pages: the reference engine runs in the built rule book, in a real browser.
 
-The site is built once for this module (``mkdocs build --strict``, which vendors Pyodide from
-docs/play's pinned npm package and writes the engine bundle) and served by a thread on
-127.0.0.1 only. Debian's headless Chromium opens it through Selenium with its network limited
-to that server: ``--host-resolver-rules`` resolves every host name to nothing (so no CDN or
-other host can be reached; the loopback server is addressed by IP), and ``--proxy-server``
-sends every request not for loopback, the page's and its engine worker's alike, to a local
-proxy that refuses it. So the page can only become ready from the loopback server's files; a
-test also checks that the page's own requests (its performance log) were all to that server
-and that the engine's files were served by it.
+The site is built once for the run (``mkdocs build --strict``, which vendors Pyodide from
+docs/play's pinned npm package and writes the engine bundles; ``tests/rulebook/conftest.py``)
+and served by a thread on 127.0.0.1 only. Debian's headless Chromium opens it through Selenium
+with its network limited to that server: ``--host-resolver-rules`` resolves every host name
+to nothing (so no CDN or other host can be reached; the loopback server is addressed by IP),
+and ``--proxy-server`` sends every request not for loopback, the page's and its engine
+worker's alike, to a local proxy that refuses it. So the page can only become ready from the
+loopback server's files; a test also checks that the page's own requests (its performance
+log) were all to that server and that the engine's files were served by it. One test opens
+the built site as files, with no server at all, as a reader who downloaded the book does.
 
 What is compared comes from outside the page: a hand played by clicking is replayed on the
 Python reference with the same deal and choices; a trace is stepped and each step held against
@@ -18,16 +19,11 @@ Without chromium and chromedriver the browser tests skip, except under ``CI=true
 
 from __future__ import annotations
 
+import base64
+import gzip
 import hashlib
-import http.server
 import json
-import os
 import random
-import shutil
-import subprocess
-import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -47,33 +43,18 @@ from dominokit.reference import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 SEED = 7
 READY_SECONDS = 90
 """Generous: two cores shared with other builds; a slow start is reported by the bench,
 not failed here."""
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("site")
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
-         str(REPO / "mkdocs.yml"), "--site-dir", str(out)],
-        cwd=REPO, env={**os.environ, **QUIET}, capture_output=True, text=True, timeout=900,
-        check=False,
-    )
-    assert built.returncode == 0, built.stdout + built.stderr
-    return out
-
-
 def test_site_vendors_the_runtime_and_the_engine(site: Path) -> None:
     for name in ("pyodide.js", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"):
         assert (site / "play" / "pyodide" / name).is_file(), name
-    assert (site / "play" / "engine.zip").is_file()
-    assert (site / "play" / "engine-worker.js").is_file()
+    for name in ("engine.zip", "engine-worker.js", "engine-core.js", "engine-file.js"):
+        assert (site / "play" / name).is_file(), name
     for variant in variant_ids():
         for prefix in ("", "pl/"):
             page = (site / prefix / "play" / variant / "index.html").read_text("utf-8")
@@ -82,84 +63,24 @@ def test_site_vendors_the_runtime_and_the_engine(site: Path) -> None:
     assert "pyodide" not in (site / "variants" / "poldomino" / "index.html").read_text("utf-8")
 
 
+def test_the_file_bundle_holds_the_files_a_file_page_reads(site: Path) -> None:
+    """file-bundle.js, decoded as engine-file.js decodes it, is byte for byte the vendored
+    interpreter, standard library, package lock and engine bundle."""
+    text = (site / "play" / "file-bundle.js").read_text("ascii")
+    prefix = "self.dkFileBundle = "
+    body = text[text.index(prefix) + len(prefix):].rstrip().removesuffix(";")
+    bundle = json.loads(body)
+    assert sorted(bundle) == sorted(["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip",
+                                     "pyodide/pyodide-lock.json", "engine.zip"])
+    for name, (encoding, data) in bundle.items():
+        raw = base64.b64decode(data, validate=True)
+        assert encoding in ("gzip", "identity"), name
+        assert (gzip.decompress(raw) if encoding == "gzip" else raw) == \
+            (site / "play" / name).read_bytes(), name
+    assert bundle["pyodide/pyodide.asm.wasm"][0] == "gzip"  # it shrinks to a third
+
+
 # ---------------------------------------------------------------------------- browser
-
-
-SERVED: list[str] = []
-"""Every path the loopback site server was asked for (by the page or its worker)."""
-
-
-def _serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def proxy() -> Iterator[str]:
-    """The browser's proxy for everything not on loopback: it refuses all of it. (It is not
-    asked to have seen nothing: Chromium sends its own background requests, clock, updates,
-    sign-in, through it too; what the page asks for is checked in its performance log.)"""
-
-    class Refuse(http.server.BaseHTTPRequestHandler):
-        def _refuse(self) -> None:
-            self.send_error(403)
-
-        do_GET = do_POST = do_HEAD = do_CONNECT = _refuse
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    yield from _serve(Refuse)
-
-
-@pytest.fixture(scope="module")
-def server(site: Path) -> Iterator[str]:
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                          ".wasm": "application/wasm", ".mjs": "text/javascript"}
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, directory=str(site), **kwargs)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            SERVED.append(self.path)
-
-    yield from _serve(Quiet)
-
-
-
-@pytest.fixture(scope="module")
-def browser(proxy: str) -> Iterator[Any]:
-    missing = None
-    if shutil.which("chromium") is None:
-        missing = "chromium is not installed"
-    elif not CHROMEDRIVER.is_file():
-        missing = f"{CHROMEDRIVER} is not installed"
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests must run in CI: {missing}")
-        pytest.skip(missing)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1280,1000",
-                 # No host name resolves: only the loopback server, addressed by IP, answers.
-                 "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-                 # Whatever is not loopback (the page's requests and its worker's) goes to a
-                 # proxy that records and refuses it; Chromium never proxies loopback.
-                 f"--proxy-server={proxy}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    yield driver
-    driver.quit()
 
 
 def _requests(driver: Any) -> list[str]:
@@ -171,15 +92,14 @@ def _requests(driver: Any) -> list[str]:
     return urls
 
 
-def _assert_loopback_only(driver: Any, server: str) -> None:
+def _assert_loopback_only(driver: Any, server: str, served: list[str]) -> None:
     """The page asked nothing of any other host, and the engine's files (fetched by its
     worker, whose requests the page's log does not show) came from the loopback server."""
-    outside = [u for u in _requests(driver)
-               if not u.startswith((server + "/", "data:", "blob:"))]
+    outside = [u for u in _requests(driver) if not u.startswith((server, "data:", "blob:"))]
     assert outside == [], outside
     for path in ("/play/engine.zip", "/play/pyodide/pyodide.asm.wasm",
                  "/play/pyodide/python_stdlib.zip"):
-        assert path in SERVED, path
+        assert path in served, path
 
 
 def _root(driver: Any) -> Any:
@@ -188,12 +108,30 @@ def _root(driver: Any) -> Any:
     return driver.find_element(By.ID, "dk-play")
 
 
-def _wait_ready(driver: Any) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
+WAIT_ON_ROOT = """
+const [condition, seconds, done] = arguments;
+const root = document.getElementById('dk-play');
+const met = () => root && new Function('root', 'return ' + condition)(root);
+if (met()) { done(true); return; }
+const timer = setTimeout(() => { watch.disconnect(); done(false); }, seconds * 1000);
+const watch = new MutationObserver(() => {
+  if (met()) { clearTimeout(timer); watch.disconnect(); done(true); }
+});
+watch.observe(root, { attributes: true });
+"""
+"""Answers once ``condition`` (a JavaScript expression on ``root``, the page's play root)
+holds, or false after ``seconds``: the page is watched, not polled, so a test waits exactly as
+long as the engine takes."""
 
-    WebDriverWait(driver, READY_SECONDS).until(
-        lambda d: _root(d).get_attribute("data-state") in ("ready", "error")
-        and _root(d).get_attribute("data-busy") == "false")
+
+def _wait_on_root(driver: Any, condition: str, seconds: float) -> bool:
+    driver.set_script_timeout(seconds + 10)
+    return bool(driver.execute_async_script(WAIT_ON_ROOT, condition, seconds))
+
+
+def _wait_ready(driver: Any) -> Any:
+    _wait_on_root(driver, "['ready', 'error'].includes(root.dataset.state) && "
+                  "root.dataset.busy === 'false'", READY_SECONDS)
     root = _root(driver)
     assert root.get_attribute("data-state") == "ready", root.text
     assert root.get_attribute("data-legal-count") is not None
@@ -201,15 +139,13 @@ def _wait_ready(driver: Any) -> Any:
 
 
 def _click(driver: Any, element: Any) -> None:
-    """Click and wait for the page's answer: the engine runs in a worker, and the root's
-    ``data-version`` moves once the page has drawn what it returned."""
-    from selenium.webdriver.support.ui import WebDriverWait
-
+    """Click and wait for the page's answer: the engine runs in a worker (on the page's thread
+    from file://), and the root's ``data-version`` moves once the page has drawn what it
+    returned."""
     before = _root(driver).get_attribute("data-version")
     element.click()
-    WebDriverWait(driver, 60).until(
-        lambda d: _root(d).get_attribute("data-version") != before
-        and _root(d).get_attribute("data-busy") == "false")
+    assert _wait_on_root(driver, f"root.dataset.version !== {json.dumps(before)} && "
+                         "root.dataset.busy === 'false'", 60), "the page did not answer a click"
 
 
 def _reference_hand(variant: str, seed: int, mine: list[str]) -> tuple[list[int], list[Any]]:
@@ -227,12 +163,12 @@ def _reference_hand(variant: str, seed: int, mine: list[str]) -> tuple[list[int]
     return list(state.result.points), [t.to_json() for t in state.result.terms]
 
 
-@pytest.mark.parametrize("variant", variant_ids())
-def test_a_whole_hand_played_by_clicks_scores_as_the_reference(
-        browser: Any, server: str, variant: str) -> None:
+def _play_hand_by_clicks(browser: Any, variant: str) -> None:
+    """On a play page dealt with ``SEED``, player 0's seat, the first-legal opponent: click the
+    first highlighted action until the hand is over, then hold the score and its terms against
+    the reference playing the same clicks."""
     from selenium.webdriver.common.by import By
 
-    browser.get(f"{server}/play/{variant}/#seed={SEED}&opponent=first&seat=0")
     root = _wait_ready(browser)
     clicked: list[str] = []
     for _ in range(400):
@@ -252,7 +188,38 @@ def test_a_whole_hand_played_by_clicks_scores_as_the_reference(
     assert len(shown) == 1 + len(terms)  # a heading row, then one row per scoring term
     for row, term in zip(shown[1:], terms, strict=True):
         assert term["rule"] in row.text and str(term["points"]) in row.text
-    _assert_loopback_only(browser, server)
+
+
+@pytest.mark.parametrize("variant", variant_ids())
+def test_a_whole_hand_played_by_clicks_scores_as_the_reference(
+        browser: Any, server: str, served: list[str], variant: str) -> None:
+    browser.get(f"{server}play/{variant}/#seed={SEED}&opponent=first&seat=0")
+    _play_hand_by_clicks(browser, variant)
+    _assert_loopback_only(browser, server, served)
+
+
+FILE_VARIANT = "pijanowski"
+
+
+def test_a_hand_plays_from_the_built_site_opened_as_a_file(
+        browser: Any, site: Path, served: list[str]) -> None:
+    """The built book opened from disk, no server at all: Chromium lets a file:// page start
+    no worker and fetch no file, so the page runs the engine on its own thread from the
+    file bundle. It gets ready, answers clicks and scores a whole hand as the reference."""
+    asked = len(served)
+    page = site / "play" / FILE_VARIANT / "index.html"
+    browser.get(f"{page.as_uri()}#seed={SEED}&opponent=first&seat=0")
+    assert browser.execute_script("return location.protocol") == "file:"
+    _play_hand_by_clicks(browser, FILE_VARIANT)
+    requests = _requests(browser)
+    outside = [u for u in requests if not u.startswith(("file://", "data:", "blob:"))]
+    assert outside == [], outside
+    play = (site / "play").as_uri() + "/"
+    for name in ("engine-file.js", "file-bundle.js", "pyodide/pyodide.asm.js",
+                 "pyodide/pyodide.js", "engine-core.js"):
+        assert play + name in requests, name
+    assert play + "engine-worker.js" not in requests
+    assert len(served) == asked, served[asked:]  # the loopback server was not asked
 
 
 def _trace(trace_id: str) -> dict[str, Any]:
@@ -265,11 +232,11 @@ def _trace(trace_id: str) -> dict[str, Any]:
 @pytest.mark.parametrize("trace_id", ["poldomino/catch-double-blank",
                                       "pijanowski/double-blank-stop-and-pass"])
 def test_a_golden_trace_steps_to_its_end_as_written(browser: Any, server: str,
-                                                    trace_id: str) -> None:
+                                                    served: list[str], trace_id: str) -> None:
     from selenium.webdriver.common.by import By
 
     trace = _trace(trace_id)
-    browser.get(f"{server}/traces/{trace_id}/")
+    browser.get(f"{server}traces/{trace_id}/")
     browser.find_element(By.CSS_SELECTOR, "#dk-play .dk-start").click()
     root = _wait_ready(browser)
     for number, step in enumerate(trace["steps"]):
@@ -292,7 +259,7 @@ def test_a_golden_trace_steps_to_its_end_as_written(browser: Any, server: str,
         assert json.loads(root.get_attribute("data-scores")) == trace["result"]["points"]
     _click(browser, browser.find_element(By.CSS_SELECTOR, ".dk-stepper .dk-back"))
     assert root.get_attribute("data-step") == str(len(trace["steps"]) - 1)
-    _assert_loopback_only(browser, server)
+    _assert_loopback_only(browser, server, served)
 
 
 def _spec_rule(rule_id: str) -> dict[str, Any]:
@@ -305,13 +272,13 @@ def _spec_rule(rule_id: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("lang", ["en", "pl"])
-def test_an_illegal_click_shows_the_rule_in_the_page_language(browser: Any, server: str,
-                                                              lang: str) -> None:
+def test_an_illegal_click_shows_the_rule_in_the_page_language(
+        browser: Any, server: str, served: list[str], lang: str) -> None:
     from selenium.webdriver.common.by import By
 
     prefix = "" if lang == "en" else "pl/"
     # Player 0 moves first here (the page's seat): pass is refused while a tile can be placed.
-    browser.get(f"{server}/{prefix}play/classic_block/#seed={SEED}&seat=both")
+    browser.get(f"{server}{prefix}play/classic_block/#seed={SEED}&seat=both")
     root = _wait_ready(browser)
     assert "pass" not in json.loads(root.get_attribute("data-legal"))
     rules = load_rules("classic_block", {})
@@ -328,4 +295,4 @@ def test_an_illegal_click_shows_the_rule_in_the_page_language(browser: Any, serv
     assert link.text == problem[0]
     assert link.get_attribute("href").endswith(f"/{prefix}variants/classic_block/#{problem[0]}")
     assert root.get_attribute("data-legal-count") == str(len(legal_actions(state)))
-    _assert_loopback_only(browser, server)
+    _assert_loopback_only(browser, server, served)

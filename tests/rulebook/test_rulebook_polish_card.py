@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from importlib import resources
 from typing import Any
 
@@ -28,7 +28,6 @@ from dominokit.rulebook.card import (
 )
 from dominokit.rulebook.comparison import COMPARISON_PAGE
 from dominokit.rulebook.i18n import EN, LANGS, PL
-from dominokit.rulebook.polish import polish_pages
 from dominokit.rulebook.text import relative
 
 _SKIP = {"allOf", "anyOf", "oneOf", "then", "else", "if", "items", "properties"}
@@ -127,8 +126,8 @@ def test_polish_card_speaks_polish_for_every_game(book: Book) -> None:
 
 
 @pytest.fixture(scope="module")
-def pages(book: Book) -> dict[str, str]:
-    return polish_pages(book)
+def pages(generated_polish_pages: Mapping[str, str]) -> dict[str, str]:
+    return dict(generated_polish_pages)
 
 
 def test_polish_comparison_page_has_a_column_per_game(book: Book, pages: dict[str, str]

@@ -13,7 +13,7 @@ text marked ``lang="en"`` (the English source's title, a glossary term's English
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib.resources import files
 
 import pytest
@@ -22,7 +22,6 @@ from dominokit.rulebook import OPENING_PAGE, TRACE_INDEX_PAGE, Book, variant_pag
 from dominokit.rulebook.captions import FIELD, PHRASES, count, phase_words, say
 from dominokit.rulebook.coverage import perft_page, trace_page
 from dominokit.rulebook.i18n import EN, LANGS, PL
-from dominokit.rulebook.polish import polish_pages
 from dominokit.rulebook.rules import RULING_WORDS
 from dominokit.rulebook.viewer import trace_pages
 
@@ -89,8 +88,8 @@ def book() -> Book:
 
 
 @pytest.fixture(scope="module")
-def polish(book: Book) -> dict[str, str]:
-    return {path: text for path, text in polish_pages(book).items()
+def polish(generated_polish_pages: Mapping[str, str]) -> dict[str, str]:
+    return {path: text for path, text in generated_polish_pages.items()
             if path.endswith(PL.suffix)}
 
 

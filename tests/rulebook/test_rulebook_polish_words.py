@@ -11,12 +11,12 @@ a phrase is only forbidden in the book's own words. The built site is scanned fo
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 import pytest
 
 from dominokit.rulebook import Book
 from dominokit.rulebook.i18n import PL
-from dominokit.rulebook.polish import polish_pages
 from tests.rulebook.test_rulebook_polish_pages import readable
 
 
@@ -26,8 +26,8 @@ def book() -> Book:
 
 
 @pytest.fixture(scope="module")
-def polish(book: Book) -> dict[str, str]:
-    return {path: text for path, text in polish_pages(book).items()
+def polish(generated_polish_pages: Mapping[str, str]) -> dict[str, str]:
+    return {path: text for path, text in generated_polish_pages.items()
             if path.endswith(PL.suffix)}
 
 
