@@ -59,6 +59,30 @@ def test_suite_fails_the_broken_engine_on_its_rule(name: str) -> None:
     assert judged.killed, f"{name} ({BROKEN[name].rule}) {judged.why}"
 
 
+SEVERAL_BUGS = {"ValidatesNothing": "trusts every request at once: unknown variants, options "
+                "and values, any deal, next_hand at any time and any action spelling are each "
+                "their own bug"}
+"""Engines that plant more than one bug on purpose, so more than three causes are right."""
+MOST_CAUSES = 3
+"""A single planted bug comes out as one cause, at most three where it shows at genuinely
+different places."""
+
+
+@pytest.mark.parametrize("name", sorted(set(BROKEN) - set(SEVERAL_BUGS)))
+def test_one_planted_bug_comes_out_as_at_most_three_causes(name: str) -> None:
+    judged = verdict(name)
+    assert judged.killed, f"{name} ({BROKEN[name].rule}) {judged.why}"
+    assert 1 <= len(judged.causes) <= MOST_CAUSES, (
+        f"{name} ({BROKEN[name].rule}): {len(judged.causes)} causes {judged.causes}")
+
+
+def test_an_engine_with_several_bugs_comes_out_as_several_causes() -> None:
+    """The grouping does not fold distinct bugs into one: the engine that validates nothing
+    breaks several rules and is reported as more causes than a single bug may give."""
+    for name in SEVERAL_BUGS:
+        assert len(verdict(name).causes) > MOST_CAUSES, verdict(name).causes
+
+
 def test_reference_passes_every_case_the_broken_engines_run() -> None:
     assert reference_failures(sorted(BROKEN)) == []
 

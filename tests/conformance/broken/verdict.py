@@ -17,6 +17,7 @@ from functools import cache
 from dominokit.conformance.cases import collect_cases
 from dominokit.conformance.cases.model import Case
 from dominokit.conformance.kit.inprocess import InProcessEngine
+from dominokit.conformance.run.causes import group
 from dominokit.conformance.run.report import Report
 from dominokit.conformance.run.runner import run_suite
 from dominokit.conformance.serve.refengine import ReferenceEngine
@@ -40,6 +41,8 @@ class Verdict:
     """One line: the killing cases, or why the engine survived."""
     killers: tuple[str, ...] = ()
     """Cases that failed naming the broken rule."""
+    causes: tuple[str | None, ...] = ()
+    """The rule each cause of the run blames, as the report groups its failures."""
 
 
 @cache
@@ -87,7 +90,8 @@ def _judge(name: str) -> Verdict:
     if not killers:
         blamed = {r.case_id: r.outcome.rules for r in failed}
         return Verdict(name, False, f"failed without naming {engine.rule}: {blamed}")
-    return Verdict(name, True, f"killed by {' '.join(killers)}", killers)
+    causes = tuple(cause.rule for cause in group(report.records))
+    return Verdict(name, True, f"killed by {' '.join(killers)}", killers, causes)
 
 
 def reference_failures(names: list[str]) -> list[tuple[str, str]]:
