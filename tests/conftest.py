@@ -73,11 +73,39 @@ def _stale_files() -> list[str]:
     return stale
 
 
+@pytest.fixture(scope="session")
+def kit_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kit's wheel, built once per run however many workers use it (tests/shared.py)."""
+    from tests.shared import build_wheel, once
+
+    folder = once(tmp_path_factory, "wheel", lambda out: build_wheel(out, REPO))
+    (built,) = folder.glob("dominokit-*.whl")
+    return built
+
+
+SLOW_TEST_SECONDS = 20.0
+"""The budget of one test; a test over it is named at the end of the run (never failed)."""
+
+_TEST_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up set-up, call and tear-down of each test (under xdist: as the workers report)."""
+    _TEST_SECONDS[report.nodeid] = _TEST_SECONDS.get(report.nodeid, 0.0) + report.duration
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """After a run that judged broken engines (tests/conformance/broken/), print the mutation
-    score."""
+    """Name the tests over the budget of one test, and after a run that judged broken engines
+    (tests/conformance/broken/), print the mutation score. Figures only: nothing here fails."""
     import sys
 
+    slow = sorted(((s, n) for n, s in _TEST_SECONDS.items() if s > SLOW_TEST_SECONDS),
+                  reverse=True)
+    if slow:
+        terminalreporter.write_line(f"{len(slow)} test(s) over {SLOW_TEST_SECONDS:.0f} s "
+                                    "(set-up + call + tear-down; make them faster, never skip):")
+        for seconds, nodeid in slow:
+            terminalreporter.write_line(f"  {seconds:6.1f} s  {nodeid}")
     verdicts = sys.modules.get("tests.conformance.broken.verdict")
     if verdicts is not None and verdicts.JUDGED:
         from tests.conformance.broken.catalogue import score_line
