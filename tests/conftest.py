@@ -87,11 +87,17 @@ SLOW_TEST_SECONDS = 20.0
 """The budget of one test; a test over it is named at the end of the run (never failed)."""
 
 _TEST_SECONDS: dict[str, float] = {}
+_MUTANTS_KILLED: dict[str, bool] = {}
+"""Each broken engine's verdict, as recorded by its test in test_broken_engines.py."""
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add up set-up, call and tear-down of each test (under xdist: as the workers report)."""
+    """Add up set-up, call and tear-down of each test and gather the broken engines' verdicts
+    (under xdist: as the workers report them)."""
     _TEST_SECONDS[report.nodeid] = _TEST_SECONDS.get(report.nodeid, 0.0) + report.duration
+    for key, value in report.user_properties:
+        if key == "mutant_killed":
+            _MUTANTS_KILLED[report.nodeid] = bool(value)
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -111,3 +117,8 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         from tests.conformance.broken.catalogue import score_line
 
         terminalreporter.write_line(score_line(*verdicts.score()))
+    elif _MUTANTS_KILLED:  # judged in xdist workers: their tests carried the verdicts
+        from tests.conformance.broken.catalogue import score_line
+
+        terminalreporter.write_line(score_line(sum(_MUTANTS_KILLED.values()),
+                                               len(_MUTANTS_KILLED)))
