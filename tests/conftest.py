@@ -73,10 +73,12 @@ def _stale_files() -> list[str]:
     return stale
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``--dist loadgroup``) keep the tests that share a module- or
     class-scoped fixture on one worker, so that the fixture is made once, as its scope says,
-    not once per worker. The rule book's tests are left to their own scheduling."""
+    not once per worker. The rule book's tests are left to their own scheduling. First: a
+    worker turns the marks into groups in its own hook, which may otherwise run before."""
     rulebook = REPO / "tests" / "rulebook"
     for item in items:
         if item.get_closest_marker("xdist_group") or rulebook in item.path.parents:
