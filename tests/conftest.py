@@ -73,13 +73,68 @@ def _stale_files() -> list[str]:
     return stale
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``--dist loadgroup``) keep the tests that share a module- or
+    class-scoped fixture on one worker, so that the fixture is made once, as its scope says,
+    not once per worker. The rule book's tests are left to their own scheduling. First: a
+    worker turns the marks into groups in its own hook, which may otherwise run before."""
+    rulebook = REPO / "tests" / "rulebook"
+    for item in items:
+        if item.get_closest_marker("xdist_group") or rulebook in item.path.parents:
+            continue
+        info = getattr(item, "_fixtureinfo", None)
+        defs = info.name2fixturedefs.values() if info is not None else ()
+        if any(chain and chain[-1].scope in ("module", "class") for chain in defs):
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(REPO).as_posix()))
+
+
+@pytest.fixture(scope="session")
+def kit_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The kit's wheel, built once per run however many workers use it (tests/shared.py)."""
+    from tests.shared import build_wheel, once
+
+    folder = once(tmp_path_factory, "wheel", lambda out: build_wheel(out, REPO))
+    (built,) = folder.glob("dominokit-*.whl")
+    return built
+
+
+SLOW_TEST_SECONDS = 20.0
+"""The budget of one test; a test over it is named at the end of the run (never failed)."""
+
+_TEST_SECONDS: dict[str, float] = {}
+_MUTANTS_KILLED: dict[str, bool] = {}
+"""Each broken engine's verdict, as recorded by its test in test_broken_engines.py."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up set-up, call and tear-down of each test and gather the broken engines' verdicts
+    (under xdist: as the workers report them)."""
+    _TEST_SECONDS[report.nodeid] = _TEST_SECONDS.get(report.nodeid, 0.0) + report.duration
+    for key, value in report.user_properties:
+        if key == "mutant_killed":
+            _MUTANTS_KILLED[report.nodeid] = bool(value)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """After a run that judged broken engines (tests/conformance/broken/), print the mutation
-    score."""
+    """Name the tests over the budget of one test, and after a run that judged broken engines
+    (tests/conformance/broken/), print the mutation score. Figures only: nothing here fails."""
     import sys
 
+    slow = sorted(((s, n) for n, s in _TEST_SECONDS.items() if s > SLOW_TEST_SECONDS),
+                  reverse=True)
+    if slow:
+        terminalreporter.write_line(f"{len(slow)} test(s) over {SLOW_TEST_SECONDS:.0f} s "
+                                    "(set-up + call + tear-down; make them faster, never skip):")
+        for seconds, nodeid in slow:
+            terminalreporter.write_line(f"  {seconds:6.1f} s  {nodeid}")
     verdicts = sys.modules.get("tests.conformance.broken.verdict")
     if verdicts is not None and verdicts.JUDGED:
         from tests.conformance.broken.catalogue import score_line
 
         terminalreporter.write_line(score_line(*verdicts.score()))
+    elif _MUTANTS_KILLED:  # judged in xdist workers: their tests carried the verdicts
+        from tests.conformance.broken.catalogue import score_line
+
+        terminalreporter.write_line(score_line(sum(_MUTANTS_KILLED.values()),
+                                               len(_MUTANTS_KILLED)))

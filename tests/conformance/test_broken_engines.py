@@ -10,6 +10,8 @@ shared with the catalogue check and the score line (``tests.conformance.broken.v
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from dominokit.conformance.kit.engines import open_engine
@@ -19,6 +21,11 @@ from tests.conformance.broken import catalogue, registry
 from tests.conformance.broken.engines import Broken
 from tests.conformance.broken.registry import BROKEN
 from tests.conformance.broken.verdict import reference_failures, verdict
+
+pytestmark = pytest.mark.xdist_group("mutants")
+"""One worker runs this module under pytest-xdist (``--dist loadgroup``): each game's cases are
+collected once and each engine judged once, and the catalogue and the reference's run reuse
+them, as in a serial run."""
 
 MINIMUM = 80
 """The issue's floor for the corpus: at least 80 broken engines."""
@@ -54,8 +61,10 @@ def test_the_registry_holds_every_engine_of_every_module_and_no_helper() -> None
 
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
-def test_suite_fails_the_broken_engine_on_its_rule(name: str) -> None:
+def test_suite_fails_the_broken_engine_on_its_rule(
+        name: str, record_property: Callable[[str, object], None]) -> None:
     judged = verdict(name)
+    record_property("mutant_killed", judged.killed)  # the score line, from any worker
     assert judged.killed, f"{name} ({BROKEN[name].rule}) {judged.why}"
 
 

@@ -2,23 +2,23 @@
 own version in every report, and dependencies that an engine's own test environment can live
 with (ranges, not pins; the default run the same under any supported hypothesis release).
 
-The one slow test here (marked ``slow``) builds the wheel once and installs it into a venv that
-already holds another hypothesis release.
+The one slow test here (marked ``slow``) installs the session's wheel (tests/conftest.py) into
+a venv that already holds another hypothesis release.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tomllib
-import venv
 import xml.etree.ElementTree as ET
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
+
+from tests.shared import clean_env, install_venv
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "dominokit"]
@@ -73,20 +73,6 @@ def test_every_report_names_the_kits_own_version(tmp_path: Path) -> None:
     assert f"kit {kit}" in run.stdout.splitlines()[-1]
 
 
-@pytest.fixture(scope="session")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The kit's wheel, built once per session."""
-    out = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
-                    str(ROOT)], check=True)
-    (built,) = out.glob("dominokit-*.whl")
-    return built
-
-
-def _clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-
-
 def _differential_run(python: Path, cwd: Path, out: Path) -> dict[str, object]:
     """The default run's random-hand cases of two games against an engine that errs in one
     hand, as the JSON report's case records (times left out)."""
@@ -95,7 +81,7 @@ def _differential_run(python: Path, cwd: Path, out: Path) -> dict[str, object]:
                           "--only", "differential/szczerbak/*", "--only",
                           "differential/progressive/*", "-j", "1", "--json", str(out),
                           "--report-dir", str(cwd / "repros")],
-                         capture_output=True, text=True, cwd=cwd, env=_clean_env(), timeout=300)
+                         capture_output=True, text=True, cwd=cwd, env=clean_env(), timeout=300)
     assert run.returncode == 1, run.stderr
     cases = json.loads(out.read_text())["cases"]
     return {case["id"]: {k: v for k, v in case.items() if k not in ("seconds", "repro",
@@ -105,18 +91,13 @@ def _differential_run(python: Path, cwd: Path, out: Path) -> dict[str, object]:
 
 @pytest.mark.slow
 def test_installing_into_a_venv_with_another_hypothesis_keeps_it_and_the_results(
-        wheel: Path, tmp_path: Path) -> None:
+        kit_wheel: Path, tmp_path: Path) -> None:
     """``pip install`` into an engine's test environment that already has another hypothesis:
     the install keeps that release, and the default run gives the same case results."""
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
-    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    subprocess.run([*pip, f"hypothesis=={OTHER_HYPOTHESIS}"], check=True, env=_clean_env())
-    subprocess.run([*pip, str(wheel)], check=True, env=_clean_env())
+    python = install_venv(tmp_path / "venv", f"hypothesis=={OTHER_HYPOTHESIS}", kit_wheel)
     installed = subprocess.run([str(python), "-c", "import hypothesis; print(hypothesis."
                                 "__version__)"], capture_output=True, text=True,
-                               env=_clean_env(), check=True).stdout.strip()
+                               env=clean_env(), check=True).stdout.strip()
     assert installed == OTHER_HYPOTHESIS != version("hypothesis")
     (tmp_path / "there").mkdir()
     (tmp_path / "here").mkdir()

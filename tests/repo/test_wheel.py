@@ -1,42 +1,28 @@
 """The built wheel works on its own: data ships inside it and nothing depends on the checkout.
 
-Slow (it builds a wheel and a virtual environment), so it runs once, as one test module.
+The wheel and the venv it is installed in are built once per run (tests/shared.py).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-import sys
-import venv
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.shared import install_venv, once
+
 # The installed copy must stand alone: no PYTHONPATH pointing back into a checkout.
 CLEAN_ENV = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
 
 
-@pytest.fixture(scope="module")
-def installed_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the wheel, install it with its dependencies into a fresh venv; return the venv."""
-    work = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(work / "dist"),
-         str(REPO)],
-        check=True,
-    )
-    wheels = list((work / "dist").glob("dominokit-*.whl"))
-    assert len(wheels) == 1, wheels
-    env_dir = work / "venv"
-    venv.create(env_dir, with_pip=True)
-    subprocess.run(
-        [str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q",
-         "--disable-pip-version-check", str(wheels[0])],
-        env=CLEAN_ENV, check=True,
-    )
-    return env_dir
+@pytest.fixture(scope="session")
+def installed_wheel(kit_wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The session's wheel (tests/conftest.py) installed with its dependencies into a fresh
+    venv, once per run whichever workers run these tests; return the venv."""
+    return once(tmp_path_factory, "wheel-venv",
+                lambda env_dir: install_venv(env_dir, kit_wheel)).resolve()
 
 
 def _run(env_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
