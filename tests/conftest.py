@@ -73,22 +73,6 @@ def _stale_files() -> list[str]:
     return stale
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (``--dist loadgroup``) keep the tests that share a module- or
-    class-scoped fixture on one worker, so that the fixture is made once, as its scope says,
-    not once per worker. The rule book's tests are left to their own scheduling. First: a
-    worker turns the marks into groups in its own hook, which may otherwise run before."""
-    rulebook = REPO / "tests" / "rulebook"
-    for item in items:
-        if item.get_closest_marker("xdist_group") or rulebook in item.path.parents:
-            continue
-        info = getattr(item, "_fixtureinfo", None)
-        defs = info.name2fixturedefs.values() if info is not None else ()
-        if any(chain and chain[-1].scope in ("module", "class") for chain in defs):
-            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(REPO).as_posix()))
-
-
 @pytest.fixture(scope="session")
 def kit_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The kit's wheel, built once per run however many workers use it (tests/shared.py)."""

@@ -20,13 +20,3 @@ HERE = Path(__file__).resolve().parent
 @pytest.fixture(scope="session")
 def quick_bench(tmp_path_factory: pytest.TempPathFactory) -> QuickBench:
     return run_quick(tmp_path_factory.mktemp("bench"))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist a session fixture runs once per worker: with ``--dist loadgroup``
-    this keeps the tests of the one run on one worker, so the benchmark still runs once
-    (first, before the worker's own hook turns the marks into groups)."""
-    for item in items:
-        if "quick_bench" in getattr(item, "fixturenames", ()) and HERE in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("bench"))

@@ -22,11 +22,6 @@ from tests.conformance.broken.engines import Broken
 from tests.conformance.broken.registry import BROKEN
 from tests.conformance.broken.verdict import reference_failures, verdict
 
-pytestmark = pytest.mark.xdist_group("mutants")
-"""One worker runs this module under pytest-xdist (``--dist loadgroup``): each game's cases are
-collected once and each engine judged once, and the catalogue and the reference's run reuse
-them, as in a serial run."""
-
 MINIMUM = 80
 """The issue's floor for the corpus: at least 80 broken engines."""
 

@@ -114,7 +114,7 @@ def _words(text: object) -> str:
 
 @pytest.mark.slow
 def test_dominokit_rule_runs_from_the_installed_wheel_outside_the_checkout(
-        wheel: Path, tmp_path: Path) -> None:
+        kit_wheel: Path, tmp_path: Path) -> None:
     """``pip install`` of the wheel and nothing else: ``dominokit rule`` reads a rule's words
     (English and Polish) and lists the rules from the installed spec, in a folder outside the
     checkout with PYTHONPATH unset. The wheel goes in with ``--no-deps --no-index``; the kit's
@@ -126,13 +126,13 @@ def test_dominokit_rule_runs_from_the_installed_wheel_outside_the_checkout(
     import yaml
 
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
-    python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                    "--no-deps", "--no-index", str(wheel)], check=True, env=_clean_env())
+    python = install_venv(env_dir)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--no-compile", "--disable-pip-version-check", "--no-deps", "--no-index",
+                    str(kit_wheel)], check=True, env=clean_env())
     site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
                            "['purelib'])"], capture_output=True, text=True, check=True,
-                          env=_clean_env()).stdout.strip()
+                          env=clean_env()).stdout.strip()
     Path(site, "kit-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n",
                                                   encoding="utf-8")
     outside = tmp_path / "elsewhere"
@@ -140,12 +140,12 @@ def test_dominokit_rule_runs_from_the_installed_wheel_outside_the_checkout(
 
     def run(*argv: str) -> str:
         done = subprocess.run([str(env_dir / "bin" / "dominokit"), *argv], capture_output=True,
-                              text=True, cwd=outside, env=_clean_env(), timeout=120)
+                              text=True, cwd=outside, env=clean_env(), timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
         return done.stdout
 
     found = subprocess.run([str(python), "-c", "import dominokit; print(dominokit.__file__)"],
-                           capture_output=True, text=True, cwd=outside, env=_clean_env(),
+                           capture_output=True, text=True, cwd=outside, env=clean_env(),
                            check=True).stdout.strip()
     assert Path(found).resolve().is_relative_to(env_dir.resolve()), found  # the wheel's copy
     data = yaml.safe_load((ROOT / "spec/variants/szczerbak.yaml").read_text(encoding="utf-8"))
