@@ -20,7 +20,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.bench.registry import Out, Section, SectionResult
-from dominokit.bench.timing import figure, ratio
+from dominokit.bench.timing import figure, last_json_line, ratio
 
 
 def case_id() -> str:
@@ -138,13 +137,7 @@ def _run_size(hands: int, quick: bool, workers: int = 0) -> dict[str, Any]:
     it fails."""
     argv = [sys.executable, "-m", "dominokit.bench.campaign", str(hands),
             str(QUICK_CHUNK if quick else 0), str(workers)]
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-2000:]}")
-    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    if not data["ok"]:
-        raise RuntimeError(f"the campaign did not pass: {data['summary']}")
-    return data
+    return last_json_line(argv, "the campaign")
 
 
 def run(quick: bool, out: Out) -> SectionResult:

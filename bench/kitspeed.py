@@ -24,7 +24,6 @@ last run of the table campaign under cProfile lists what the kit spends its time
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -34,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from dominokit.bench.registry import Out, Section, SectionResult
-from dominokit.bench.timing import figure, ratio
+from dominokit.bench.timing import figure, last_json_line, ratio
 
 HANDS, QUICK_HANDS = 600, 30
 """Random hands of the campaign (a quick run's: just over the recorded 25, so that hypothesis
@@ -71,14 +70,8 @@ def campaign(mode: str, table: Path, case: str, hands: int, *, tree: str | None 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (tree, own, env.get("PYTHONPATH")) if p)
-    done = subprocess.run(argv + (["--profile"] if profile else []), capture_output=True,
-                          text=True, env=env, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-2000:]}")
-    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    if not data["ok"]:
-        raise RuntimeError(f"the campaign ({mode}) did not pass: {data['summary']}")
-    return data
+    return last_json_line(argv + (["--profile"] if profile else []),
+                          f"the campaign ({mode})", env)
 
 
 def requests_of(table: Path) -> list[bytes]:

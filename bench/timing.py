@@ -10,9 +10,12 @@ a run's wall time mostly measures how long the scheduler left it waiting.
 from __future__ import annotations
 
 import gc
+import json
 import statistics
+import subprocess
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from dominokit.bench.registry import Figure, Ratio
 
@@ -57,3 +60,18 @@ def ratio(label: str, numerator: list[float], denominator: list[float],
     per_round = [a / b for a, b in zip(numerator, denominator, strict=True)]
     return Ratio(label, statistics.median(per_round), min(per_round), max(per_round),
                  len(per_round), target)
+
+
+def last_json_line(argv: Sequence[str], what: str, env: Mapping[str, str] | None = None
+                   ) -> dict[str, Any]:
+    """Run a measuring script in a fresh process and return the figures it prints as its last
+    line of JSON; RuntimeError when it exits non-zero or reports that ``what`` did not pass
+    (``"ok": false``), so a broken run is never timed as a fast one."""
+    done = subprocess.run(list(argv), capture_output=True, text=True, check=False,
+                          env=dict(env) if env is not None else None)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} exited {done.returncode}: {done.stderr[-2000:]}")
+    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if not data["ok"]:
+        raise RuntimeError(f"{what} did not pass: {data['summary']}")
+    return data
