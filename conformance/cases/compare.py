@@ -171,9 +171,17 @@ class Blame:
         also lists the pass it thinks it is left with."""
         extra, missing = sorted(extra), sorted(missing)
         moves = ("pass", "draw", "stop")
+        if state.result is not None and extra:
+            # the engine plays on where the hand is over: the end condition it missed
+            ends = self._end_rule(state.result.reason)
+            if ends:
+                return ends[0]
         mover = self._wrong_mover(state, extra)
         if mover is not None:
             return mover
+        off = self._off_board(extra)
+        if off is not None:
+            return off
         for text in (t for t in extra if t not in moves):
             try:
                 problem = check_action(state, Action.parse(text))
@@ -181,10 +189,15 @@ class Blame:
                 return COMMON_RULES["distinct_actions"]
             if problem is not None:
                 return problem[0]
-        edge = self._board_edge(missing) if not extra else None
+        edge = self._board_edge(state, missing, extra) if not extra else None
         if edge is not None:
             return edge
-        for text in (t for t in missing if t not in moves):
+        placements = [t for t in missing if t not in moves]
+        if placements and state.turn.extra and self.rules.extra_tile:
+            return self.rules.extra_tile.rule  # the extra tile's turn is what the engine lacks
+        if placements and state.table.empty and self.rules.table.kind == "board":
+            return self.rules.opening.rule  # nothing to touch yet: the first tile's rule
+        for text in placements:
             rules = [rule for rule in self.kind_rules(state, Action.parse(text)) if rule]
             if rules:
                 return rules[-1] if self.rules.parity.policy != "none" else rules[0]
@@ -228,16 +241,38 @@ class Blame:
                 return self.primary(state, placements, ())
         return None
 
-    def _board_edge(self, missing: Sequence[str]) -> str | None:
-        """The board's size rule when every missing action is a board play touching the last
-        row or column: an engine with a board one size too small misses exactly those."""
+    def _board_edge(self, state: HandState, missing: Sequence[str], extra: Sequence[str]
+                    ) -> str | None:
+        """The board's size rule when every missing action is a board play reaching beyond
+        every row or every column the engine's own list reaches: an engine with a smaller
+        board (one size too small, or 6 rows where the option gives 12) misses exactly those."""
+        from dominokit.reference import legal_actions
+
         table = self.rules.table
         if not missing or table.kind != "board":
             return None
+        listed = ({str(a) for a in legal_actions(state)} - set(missing)) | set(extra)
+        cells = [cell for text in listed if text not in ("pass", "draw", "stop")
+                 for cell in (Action.parse(text).cells or ())]
+        last_row = max((row for row, _ in cells), default=-1)
+        last_col = max((col for _, col in cells), default=-1)
         for text in missing:
             action = Action.parse(text)
             if action.cells is None or not any(
-                    row == table.rows - 1 or col == table.cols - 1 for row, col in action.cells):
+                    row > last_row or col > last_col for row, col in action.cells):
+                return None
+        return self._size_rule()
+
+    def _off_board(self, extra: Sequence[str]) -> str | None:
+        """The board's size rule when every extra action is a board play with a cell beyond
+        the board: the engine's board is larger than the rules say."""
+        table = self.rules.table
+        plays = [Action.parse(t) for t in extra if t not in ("pass", "draw", "stop")]
+        if not plays or table.kind != "board" or len(plays) != len(extra):
+            return None
+        for action in plays:
+            if action.cells is None or all(0 <= row < table.rows and 0 <= col < table.cols
+                                           for row, col in action.cells):
                 return None
         return self._size_rule()
 
@@ -316,6 +351,8 @@ class Blame:
             out.extend(self.result(pair[0].get("result"), pair[1].get("result")))
         # an event on one side only (a lake, a draw) before the other side's end: the end is
         # what follows from it, so the event's own rule is blamed first
+        if all(e is not None and e.get("type") == "draw" for e in pair):
+            out.append(COMMON_RULES["stock_order"])  # both drew, another tile: the stock's order
         for event in sorted((e for e in pair if e is not None),
                             key=lambda e: e.get("type") == "end"):
             out.extend(self._event_rules(event))
@@ -353,6 +390,9 @@ class Blame:
             ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
             return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
+        if same(expected.get("winner"), got.get("winner")) and any(
+                _swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
+            out.append(COMMON_RULES["players"])  # the right values, the players the other way
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
             if expected.get("winner") is None:  # a tie the engine gave to somebody
                 out.append(COMMON_RULES["tied_hand"])
@@ -387,38 +427,43 @@ class Blame:
         return self._named(out)
 
     def state(self, expected: Mapping[str, Any], got: Mapping[str, Any], *,
-              in_match: bool = False) -> tuple[str, ...]:
-        """Rules behind differing hand states (key by key)."""
+              in_match: bool = False, move: tuple[HandState, str] | None = None
+              ) -> tuple[str, ...]:
+        """Rules behind differing hand states (key by key). ``move`` is the reference's state
+        before the action that led here and the action: without it the states are a hand's
+        start, where who moves and what lies on the table are the deal's and the opening's
+        doing; after an action they are the turn's and the placement's."""
         r = self.rules
         out: list[str] = []
+        kind = Action.parse(move[1]).kind if move is not None else None
         for key in sorted(set(expected) | set(got)):
             want, have = expected.get(key), got.get(key)
             if same(want, have):
                 continue
-            if key in ("hands", "stock", "out_of_play"):
+            if key in ("hands", "out_of_play"):
                 out += [r.structural.own_tiles, r.draw.rule]
-                if key == "stock":
-                    out.append(COMMON_RULES["stock_order"])
+            elif key == "stock":  # what the stock holds, in order: chance is data
+                out += [COMMON_RULES["stock_order"], r.structural.own_tiles, r.draw.rule]
             elif key == "table" and _resized(want, have):
                 out.append(self._size_rule())  # a board of another size: nothing else
             elif key == "table":
+                if kind in (None, "opening"):  # the first tile (or the widow) lies wrong
+                    out.append(r.opening.rule)
+                elif r.parity.policy != "none":
+                    # under a parity rule the matching rule says which tiles may go on; where
+                    # the chain's open end is left is the table's own rule
+                    out.append(r.table.rule)
                 out += [r.matching.rule, r.opening.rule, r.table.rule]
                 if r.parity.policy != "none":
                     out += [r.parity.rule, r.parity.extra_rule or ""]
             elif key in ("starter", "to_move"):
-                out += [r.setup.rule, r.opening.rule, r.structural.turn_order]
+                out += self._mover_rules(expected, got, move, in_match=in_match)
                 if key == "to_move":
                     out.append(COMMON_RULES["one_tile"])
-                if in_match:
-                    out.append(COMMON_RULES["starters"])
-                if r.extra_tile:
-                    turns = [s.get("turn") for s in (expected, got)]
-                    if any(isinstance(t, dict) and t.get("extra") for t in turns):
-                        out.append(r.extra_tile.rule)
             elif key == "turn":
                 out += self._turn_rules(want, have)
-            elif key == "passes":
-                out += [r.pass_.rule, *self._end_rule("mutual_pass")]
+            elif key == "passes":  # the count of passes in a row is the mutual pass's
+                out += [*self._end_rule("mutual_pass"), r.pass_.rule]
             elif key == "points":
                 out += [r.placement.rule if r.placement else "", r.lakes.rule if r.lakes else ""]
             elif key == "last_placed":
@@ -431,6 +476,29 @@ class Blame:
             elif key == "options":
                 out += self._option_rules(want, have)
         return self._named(out)
+
+    def _mover_rules(self, expected: Mapping[str, Any], got: Mapping[str, Any],
+                     move: tuple[HandState, str] | None, *, in_match: bool) -> list[str]:
+        """Rules behind a differing starter or player to move, the likeliest first."""
+        r = self.rules
+        turns = [s.get("turn") for s in (expected, got)]
+        extra = r.extra_tile is not None and any(
+            isinstance(t, dict) and t.get("extra") for t in turns)
+        starter = r.opening.rule if r.setup.starter == "widow" else r.setup.rule
+        rest = [starter, r.opening.rule, r.structural.turn_order,
+                COMMON_RULES["starters"] if in_match else None,
+                r.extra_tile.rule if extra and r.extra_tile else None]
+        if move is None:  # a hand's start: who starts is the deal's (or the widow's)
+            return [rule for rule in rest if rule]
+        before, action = move
+        first: list[str | None] = []
+        if extra and r.extra_tile:
+            first.append(r.extra_tile.rule)  # the extra tile's turn, granted or not
+        placed = Action.parse(action).tile is not None
+        if placed and got.get("to_move") == before.to_move:
+            first.append(COMMON_RULES["one_tile"])  # the mover placed and moves again
+        first.append(r.structural.turn_order)
+        return [rule for rule in [*first, *rest] if rule]
 
     def _turn_rules(self, want: Any, have: Any) -> list[str]:
         r = self.rules
@@ -474,9 +542,11 @@ class Blame:
                 if not same(want.get("starter"), have.get("starter")):
                     out += [COMMON_RULES["starters"], r.setup.rule]
                 if not same(want.get("hand_sizes"), have.get("hand_sizes")):
-                    out += [r.match.rule, r.setup.rule]
+                    # how many tiles the next hand deals: the tiebreak's deals in a tiebreak,
+                    # else the deal rule's (which says how sizes follow a hand's place)
                     if in_tiebreak and tiebreak:
                         out.append(tiebreak.rule)
+                    out += [r.setup.rule, r.match.rule]
             elif key == "first_starter":
                 out.append(COMMON_RULES["starters"])
             elif key == "options":

@@ -97,7 +97,8 @@ def play_both(engine: Engine, ref: HandState, choose: Chooser, blame: Blame, *,
             run.divergence = Divergence(
                 "state", f"the state after {action!r} (action {step}) differs in "
                 f"{_keys(want_state, got_state)}", want_state, got_state,
-                blame.state(want_state, got_state, in_match=in_match), step, hand)
+                blame.state(want_state, got_state, in_match=in_match, move=(ref, action)),
+                step, hand)
             break
         ref = after
     run.final = ref

@@ -395,7 +395,8 @@ def _run(variant: str, options: dict[str, object], name: str, params: Params,
         except EngineRejected as refusal:
             divergence = Divergence("answer", f"the engine refused hand {number}'s deal: "
                                     f"{refusal}", {"accepted": True}, {"refused": str(refusal)},
-                                    unique([blame.rules.match.rule, refusal.rule]), None,
+                                    unique([blame.rules.setup.rule, refusal.rule,
+                                            blame.rules.match.rule]), None,
                                     number)
             break
         divergence = check_start(want_state, got_state, blame, hand=number, in_match=True)

@@ -143,6 +143,9 @@ class Walker:
     def _below(self, path: list[str], legal: list[str], depth: int) -> Iterator[tuple[str, int]]:
         """Each of ``legal`` (the engine is at ``path``) with the count of sequences of
         ``depth`` actions it starts, played and then left by ``undo`` or by dealing again."""
+        if depth == 1:  # each listed action is one sequence, as ``count`` counts them
+            yield from ((action, 1) for action in legal)
+            return
         before = self.engine.state() if self.undo else None
         text = "" if before is None else canonical_json(before)
         at_path = True
@@ -151,7 +154,7 @@ class Walker:
                 self.reach(path)
             at_path = before is not None
             ended = self.apply(path, action)
-            yield action, (1 if depth == 1 or ended
+            yield action, (1 if ended
                            else self.count([*path, action], depth - 1, here=True))
             if before is not None:
                 self.take_back(path, action, before, text)
