@@ -132,20 +132,37 @@ def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]
     """Every chain play from ``hand`` onto the open ends (the table is not empty).
 
     Each end and each touching half is its own action (R-ALL-09, R-SZC-05); a double shows
-    one half, so it is one action per end.
+    one half, so it is one action per end. ``_tested_plays`` is the plain definition, testing
+    each tile with ``fits``; this looks each tile up once in what fits both ends together
+    (``_both_end_plays``), and sorts only the few tiles that fit.
     """
-    ends = fitting_ends(table, rules)
-    if ends is None:
+    if rules.tiles.max_pip > MAX_NOTATION_PIP:
         return _tested_plays(table, rules, hand)
-    left, right = ends
+    fit = _both_end_plays(rules.parity.policy, rules.tiles.max_pip).get((table.left, table.right))
+    if fit is None:  # an end pip beyond the tiles' (a state read from JSON)
+        return _tested_plays(table, rules, hand)
+    found = [tile for tile in hand if tile in fit]
+    if len(found) > 1:
+        found = sorted(set(found), key=TILE_ORDER)
     out: list[Action] = []
-    for tile in sorted(set(hand), key=TILE_ORDER):
-        here = left.get(tile)
-        if here:
-            out += here
-        here = right.get(tile)
-        if here:
-            out += here
+    for tile in found:
+        out += fit[tile]
+    return out
+
+
+@cache
+def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | None], EndPlays]:
+    """For each (left, right) pair of end pips (None: not open), the tiles that fit either end
+    and their actions there, left end first: ``_end_plays`` of both ends, joined once."""
+    table_of = _end_plays(parity, max_pip)
+    pips: list[int | None] = [None, *range(max_pip + 1)]
+    out: dict[tuple[int | None, int | None], EndPlays] = {}
+    for left in pips:
+        on_left = _NOTHING if left is None else table_of[("L", left)]
+        for right in pips:
+            on_right = _NOTHING if right is None else table_of[("R", right)]
+            out[(left, right)] = {tile: on_left.get(tile, ()) + on_right.get(tile, ())
+                                  for tile in sorted({*on_left, *on_right}, key=TILE_ORDER)}
     return out
 
 

@@ -63,7 +63,20 @@ def new_hand(variant: str | Variant | Rules, deal: Deal,
 
 
 def legal_actions(state: HandState) -> list[Action]:
-    """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over."""
+    """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over.
+
+    ``list_legal`` works the list out once per state and the state keeps it (``_legal``);
+    each call hands out a fresh copy, which the caller may change.
+    """
+    legal = state._legal
+    if legal is None:
+        legal = _remember_legal(state)
+    return list(legal)
+
+
+def list_legal(state: HandState) -> list[Action]:
+    """The plain definition of ``legal_actions``: the mover's placements, then a draw and a
+    pass where the draw and pass rules allow them (a stop while an extra tile is pending)."""
     if state.result is not None or state.to_move is None:
         return []
     places = _placements(state, state.to_move)
@@ -80,6 +93,27 @@ def legal_actions(state: HandState) -> list[Action]:
     return actions
 
 
+def _remember_legal(state: HandState) -> tuple[Action, ...]:
+    """``list_legal(state)``, kept on the state (a memo, not part of the value)."""
+    legal = tuple(list_legal(state))
+    object.__setattr__(state, "_legal", legal)
+    return legal
+
+
+LISTED_SCAN = 64
+"""The longest remembered legal list that ``apply_action`` searches for the action it is
+given (by identity, in C). A chain game lists a handful; a board lists thousands, where one
+check by the rules costs less than the search."""
+
+
+def _listed(state: HandState, action: Action) -> bool:
+    """True when ``action`` is, by identity, one of the actions listed for ``state``: it is
+    then legal without checking it again (tests/reference check that every listed action
+    passes ``check_action``). False says nothing: the caller checks."""
+    legal = state._legal
+    return legal is not None and len(legal) <= LISTED_SCAN and id(action) in map(id, legal)
+
+
 def hand_result(state: HandState) -> HandResult | None:
     """The result once the hand is over, else None."""
     return state.result
@@ -93,9 +127,10 @@ def apply_action(state: HandState, action: Action | str) -> tuple[HandState, lis
     """
     if isinstance(action, str):
         action = Action.parse(action)
-    problem = check_action(state, action)
-    if problem is not None:
-        raise IllegalActionError(str(action), problem[0], problem[1])
+    if not _listed(state, action):
+        problem = check_action(state, action)
+        if problem is not None:
+            raise IllegalActionError(str(action), problem[0], problem[1])
     mover = state.to_move
     assert mover is not None
     events: list[Event] = []
@@ -309,15 +344,24 @@ def _can_place(state: HandState, player: int) -> bool:
 
 
 def _anyone_can_place(state: HandState) -> bool:
-    """True when either player has some placement (the block end condition's question)."""
+    """True when either player has some placement (the block end condition's question).
+
+    On a chain, the mover's answer is their legal list, remembered for ``legal_actions``
+    (placements come first in it), and the other player is asked only when the mover is stuck.
+    """
     table = state.table
-    if isinstance(table, ChainTable) and not table.empty:
-        fit = chain.fitting_ends(table, state.rules)
-        if fit is not None:
-            left, right = fit
-            return any(tile in left or tile in right
-                       for hand in state.hands for tile in hand)
+    if isinstance(table, ChainTable) and not table.empty and state.to_move is not None:
+        legal = state._legal
+        if legal is None:
+            legal = _remember_legal(state)
+        if legal and legal[0].kind in _PLACING:
+            return True
+        return _can_place(state, 1 - state.to_move)
     return _can_place(state, 0) or _can_place(state, 1)
+
+
+_PLACING = ("opening", "chain", "board")
+"""The kinds of action that place a tile."""
 
 
 def _draw_allowed(state: HandState, can_place: bool) -> bool:

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
+from dominokit.reference.notation import Action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.tiles import Tile
 
@@ -171,6 +172,15 @@ class HandState:
     last_placed: tuple[Tile | None, Tile | None] = (None, None)
     widow: Pair | None = None
     result: HandResult | None = None
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, compare=False,
+                                              repr=False)
+    """The legal actions once the engine has listed them (``engine.legal_actions``), else
+    None. Like ``Action``'s remembered spelling, a memo of what the value already determines,
+    never part of it (not compared, hashed, shown or written to JSON): a state is listed at
+    the end of the action that made it (the block check needs the mover's placements) and
+    again by the caller choosing a move, and ``apply_action`` finds a listed action in it
+    instead of checking it again. ``evolve`` and ``dataclasses.replace`` make a state
+    without it."""
 
     @property
     def variant(self) -> str:
