@@ -13,7 +13,7 @@ from functools import cache
 
 from dominokit.reference.notation import Action, End, chain_action
 from dominokit.reference.rules import Rules
-from dominokit.reference.tiles import MAX_NOTATION_PIP, TILE_ORDER, Tile
+from dominokit.reference.tiles import MAX_NOTATION_PIP, Tile
 
 Oriented = tuple[int, int]
 
@@ -134,35 +134,44 @@ def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]
     Each end and each touching half is its own action (R-ALL-09, R-SZC-05); a double shows
     one half, so it is one action per end. ``_tested_plays`` is the plain definition, testing
     each tile with ``fits``; this looks each tile up once in what fits both ends together
-    (``_both_end_plays``), and sorts only the few tiles that fit.
+    (``_both_end_plays``), then puts the few that fit in tile order.
     """
     if rules.tiles.max_pip > MAX_NOTATION_PIP:
         return _tested_plays(table, rules, hand)
     fit = _both_end_plays(rules.parity.policy, rules.tiles.max_pip).get((table.left, table.right))
     if fit is None:  # an end pip beyond the tiles' (a state read from JSON)
         return _tested_plays(table, rules, hand)
-    found = [tile for tile in hand if tile in fit]
-    if len(found) > 1:
-        found = sorted(set(found), key=TILE_ORDER)
+    get = fit.get
+    hits = [here for tile in hand if (here := get(tile)) is not None]
+    if len(hits) == 1:
+        return list(hits[0][1])
     out: list[Action] = []
-    for tile in found:
-        out += fit[tile]
+    for _, actions in sorted(dict(hits).items()):  # in tile order, each tile once
+        out += actions
     return out
 
 
+RankedPlays = Mapping[Tile, tuple[tuple[int, int], tuple[Action, ...]]]
+"""The tiles that fit either end, each with its place in tile order (low, high) and its
+actions there."""
+
+
 @cache
-def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | None], EndPlays]:
+def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | None],
+                                                       RankedPlays]:
     """For each (left, right) pair of end pips (None: not open), the tiles that fit either end
-    and their actions there, left end first: ``_end_plays`` of both ends, joined once."""
+    with their place in tile order and their actions there, left end first: ``_end_plays`` of
+    both ends, joined once."""
     table_of = _end_plays(parity, max_pip)
     pips: list[int | None] = [None, *range(max_pip + 1)]
-    out: dict[tuple[int | None, int | None], EndPlays] = {}
+    out: dict[tuple[int | None, int | None], RankedPlays] = {}
     for left in pips:
         on_left = _NOTHING if left is None else table_of[("L", left)]
         for right in pips:
             on_right = _NOTHING if right is None else table_of[("R", right)]
-            out[(left, right)] = {tile: on_left.get(tile, ()) + on_right.get(tile, ())
-                                  for tile in sorted({*on_left, *on_right}, key=TILE_ORDER)}
+            out[(left, right)] = {
+                tile: ((tile.low, tile.high), on_left.get(tile, ()) + on_right.get(tile, ()))
+                for tile in {*on_left, *on_right}}
     return out
 
 
@@ -197,10 +206,5 @@ def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
     """The chain with ``tile`` on ``end``, ``touch`` against it; the far half becomes the end."""
     other = tile.other(touch)
     if end == "L":
-        return _chain(((other, touch), *table.tiles), other, table.right)
-    return _chain((*table.tiles, (touch, other)), table.left, other)
-
-
-def _chain(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
-    """``ChainTable(tiles, left, right)``."""
-    return ChainTable(tiles, left, right)
+        return ChainTable(((other, touch), *table.tiles), other, table.right)
+    return ChainTable((*table.tiles, (touch, other)), table.left, other)

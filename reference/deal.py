@@ -157,7 +157,7 @@ def validate_deal(rules: Rules, deal: Deal, hand_sizes: tuple[int, int] | None =
     the variant's hand size or its schedule decides.
     """
     setup = rules.setup
-    have, want = _counts(deal.all_tiles()), _counts(rules.tiles.tiles)
+    have, want = _counts(deal.all_tiles()), rules.tiles.counts
     if dict.__ne__(have, want):  # no zero counts here, so dict's C comparison is Counter's
         extra = sorted((have - want).elements())
         missing = sorted((want - have).elements())

@@ -16,7 +16,7 @@ from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
-from dominokit.reference.notation import Action
+from dominokit.reference.notation import Action, opening_action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.state import (
@@ -26,8 +26,9 @@ from dominokit.reference.state import (
     Turn,
     event,
     evolve,
+    make_state,
 )
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import TILE_ORDER, Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
@@ -35,6 +36,8 @@ Problem = tuple[str, str]
 
 _NEXT_TURN = Turn()
 """A fresh turn; Turn is frozen, so every state can share this one value."""
+_EXTRA_TURN = Turn(0, True)
+"""The turn after the extra tile's grant (R-PIJ-07), shared like ``_NEXT_TURN``."""
 
 
 def new_hand(variant: str | Variant | Rules, deal: Deal,
@@ -306,21 +309,17 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
         else:
             assert action.end is not None and action.touch is not None
             new_table = chain.lay(table, action.end, tile, action.touch)
-        events.append(event("place", player=mover, action=str(action)))
+        events.append(Event("place", mover, str(action)))
     last = (tile, state.last_placed[1]) if mover == 0 else (state.last_placed[0], tile)
     extra = rules.extra_tile
     # R-PIJ-07 grants one extra placement; the extra placement itself ends the turn.
     goes_on = extra is not None and tile == extra.after and not state.turn.extra
-    return evolve(
-        state,
-        hands=_with_hand(state, mover, _without(state.hands[mover], tile)),
-        table=new_table,
-        points=points,
-        last_placed=last,
-        passes=0,
-        to_move=mover if goes_on else 1 - mover,
-        turn=Turn(0, True) if goes_on else Turn(),
-    )
+    hands = state.hands
+    hand = _without(hands[mover], tile)
+    return make_state(  # evolve(state, hands=..., table=..., ...), one state per action
+        rules, (hand, hands[1]) if mover == 0 else (hands[0], hand), state.stock,
+        state.out_of_play, new_table, state.starter, mover if goes_on else 1 - mover,
+        _EXTRA_TURN if goes_on else _NEXT_TURN, 0, points, last, state.widow, state.result)
 
 
 def _placements(state: HandState, player: int) -> list[Action]:
@@ -330,7 +329,7 @@ def _placements(state: HandState, player: int) -> list[Action]:
     if isinstance(table, BoardTable):
         return table.listing(player, hand)
     if table.empty:
-        return [Action.opening(tile) for tile in sorted(set(hand))]
+        return [opening_action(tile) for tile in sorted(set(hand), key=TILE_ORDER)]
     return chain.plays(table, state.rules, hand)
 
 

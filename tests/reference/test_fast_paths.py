@@ -10,11 +10,12 @@ of every chain variant and option setting, and on hands in any order, with repea
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
 from dominokit.reference import (
+    Action,
     HandState,
     Rules,
     Tile,
@@ -29,6 +30,8 @@ from dominokit.reference import (
 )
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal
+from dominokit.reference.notation import opening_action
+from dominokit.reference.state import evolve
 
 CHAIN_VARIANTS = [v for v in variant_ids() if not load_rules(v).is_board]
 
@@ -111,3 +114,21 @@ def test_a_remembered_list_is_not_part_of_the_value() -> None:
     assert state == fresh and hash(state) == hash(fresh) and repr(state) == repr(fresh)
     assert state.to_json() == fresh.to_json()
     assert HandState.from_json(state.to_json())._legal is None
+
+
+def test_a_state_made_slot_by_slot_is_the_constructors() -> None:
+    rules = load_rules(CHAIN_VARIANTS[0])
+    state = new_hand(rules, _deal(rules, random.Random(4)))
+    state, _ = apply_action(state, legal_actions(state)[0])
+    names = [f.name for f in fields(HandState) if f.init]
+    by_constructor = HandState(**{name: getattr(state, name) for name in names})
+    made = evolve(state)
+    assert made == by_constructor and made.to_json() == by_constructor.to_json()
+    assert made._legal is None and made is not state
+
+
+def test_opening_actions_handed_out_again_are_the_checked_ones() -> None:
+    for tile in load_rules(CHAIN_VARIANTS[0]).tiles.tiles:
+        assert opening_action(tile) == Action.opening(tile)
+        assert opening_action(tile) is opening_action(tile)
+        assert str(opening_action(tile)) == str(tile)
