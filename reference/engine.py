@@ -9,7 +9,7 @@ breaks, so that the conformance kit can compare the rules two engines cite.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from dominokit.reference import board, board_plain, chain
 from dominokit.reference.board_table import BoardPlacement, BoardTable
@@ -68,13 +68,15 @@ def new_hand(variant: str | Variant | Rules, deal: Deal,
 def legal_actions(state: HandState) -> list[Action]:
     """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over.
 
-    ``list_legal`` works the list out once per state and the state keeps it (``_legal``);
-    each call hands out a fresh copy, which the caller may change.
+    ``list_legal`` works the list out once per state and the state keeps it (``_legal``,
+    when it is short); each call hands out a fresh list, which the caller may change.
     """
     legal = state._legal
-    if legal is None:
-        legal = _remember_legal(state)
-    return list(legal)
+    if legal is not None:
+        return list(legal)
+    actions = list_legal(state)
+    _remember_legal(state, actions)
+    return actions
 
 
 def list_legal(state: HandState) -> list[Action]:
@@ -96,17 +98,19 @@ def list_legal(state: HandState) -> list[Action]:
     return actions
 
 
-def _remember_legal(state: HandState) -> tuple[Action, ...]:
-    """``list_legal(state)``, kept on the state (a memo, not part of the value)."""
-    legal = tuple(list_legal(state))
-    object.__setattr__(state, "_legal", legal)
-    return legal
+def _remember_legal(state: HandState, actions: list[Action]) -> None:
+    """Keep ``actions``, the state's ``list_legal``, on the state (a memo, not part of the
+    value) when the list is short (``LISTED_SCAN``): a board's thousands of placements are
+    already kept with the board (``board_table.MEMO``), and a state kept for undo should not
+    hold them twice."""
+    if len(actions) <= LISTED_SCAN:
+        object.__setattr__(state, "_legal", tuple(actions))
 
 
 LISTED_SCAN = 64
-"""The longest remembered legal list that ``apply_action`` searches for the action it is
-given (by identity, in C). A chain game lists a handful; a board lists thousands, where one
-check by the rules costs less than the search."""
+"""The longest legal list a state remembers, and so the longest that ``apply_action``
+searches for the action it is given (by identity, in C). A chain game lists a handful; a
+board lists thousands, where one check by the rules costs less than the search."""
 
 
 def _listed(state: HandState, action: Action) -> bool:
@@ -114,7 +118,7 @@ def _listed(state: HandState, action: Action) -> bool:
     then legal without checking it again (tests/reference check that every listed action
     passes ``check_action``). False says nothing: the caller checks."""
     legal = state._legal
-    return legal is not None and len(legal) <= LISTED_SCAN and id(action) in map(id, legal)
+    return legal is not None and id(action) in map(id, legal)
 
 
 def hand_result(state: HandState) -> HandResult | None:
@@ -350,9 +354,10 @@ def _anyone_can_place(state: HandState) -> bool:
     """
     table = state.table
     if isinstance(table, ChainTable) and not table.empty and state.to_move is not None:
-        legal = state._legal
+        legal: Sequence[Action] | None = state._legal
         if legal is None:
-            legal = _remember_legal(state)
+            legal = list_legal(state)
+            _remember_legal(state, legal)
         if legal and legal[0].kind in _PLACING:
             return True
         return _can_place(state, 1 - state.to_move)

@@ -8,15 +8,20 @@ more than it is searched. Callers keep any state they like (a trace's every posi
 differential test's two engines side by side, the kit's shrinking back to an earlier
 position) and compare or hash them, and no caller can leave a state half-undone. The cost
 is one new object per action, kept small: HandState and ChainTable are slotted frozen
-dataclasses (reading a slot is quicker, which pays for the frozen constructor's per-field
-writes) and an Event is a named tuple (built in one step; events are records, created one
-to three per action).
+dataclasses (reading a slot is quicker), which the engine makes by writing each slot once
+through its descriptor (``make_state``; the frozen constructor's ``object.__setattr__`` per
+field cost about twice as much), and an Event is a named tuple (built in one step; events
+are records, created one to three per action).
 
 What the engine works out about a board (each tile's legal placements, brought up to date
 from the board before) is not part of any value: it is kept in ``board_table.MEMO``, a memo
 beside the boards, owned by that module, which holds each board weakly. It changes how fast a
 board answers, never what (tests/reference/test_board_plain.py checks every answer against the plain
-rules). A later, faster engine may keep a mutable core with undo behind this same value API.
+rules). A state also remembers its own legal list once the engine has listed it (``_legal``,
+for lists of a chain game's length): a memo of what the value determines, like an Action's
+remembered spelling, never compared, hashed or written out, so a state read back from JSON
+or made by ``dataclasses.replace`` is the same value without it. A later, faster engine may
+keep a mutable core with undo behind this same value API.
 
 The JSON form is canonical and round-trips; the Rules a state carries are rebuilt from
 variant and options.

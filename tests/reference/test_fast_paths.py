@@ -132,3 +132,15 @@ def test_opening_actions_handed_out_again_are_the_checked_ones() -> None:
         assert opening_action(tile) == Action.opening(tile)
         assert opening_action(tile) is opening_action(tile)
         assert str(opening_action(tile)) == str(tile)
+
+
+def test_a_long_list_is_not_remembered_and_its_actions_are_checked() -> None:
+    board = next(v for v in variant_ids() if load_rules(v).is_board)
+    rules = load_rules(board)
+    state = new_hand(rules, _deal(rules, random.Random(5)))
+    listed = legal_actions(state)
+    assert len(listed) > engine.LISTED_SCAN and state._legal is None
+    assert legal_actions(state) == listed == engine.list_legal(state)
+    assert not engine._listed(state, listed[0])
+    after, _ = apply_action(state, listed[0])
+    assert after.table.to_json()["placements"]
