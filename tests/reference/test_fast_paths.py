@@ -30,6 +30,7 @@ from dominokit.reference import (
 )
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal
+from dominokit.reference.errors import DealError
 from dominokit.reference.notation import opening_action
 from dominokit.reference.state import evolve
 
@@ -144,3 +145,18 @@ def test_a_long_list_is_not_remembered_and_its_actions_are_checked() -> None:
     assert not engine._listed(state, listed[0])
     after, _ = apply_action(state, listed[0])
     assert after.table.to_json()["placements"]
+
+
+def test_a_deal_of_other_tile_objects_is_checked_by_value() -> None:
+    rules = load_rules(CHAIN_VARIANTS[0])
+    deal = _deal(rules, random.Random(6))
+    copied = Deal(tuple(tuple(Tile(t.low, t.high) for t in hand) for hand in deal.hands),
+                  tuple(Tile(t.low, t.high) for t in deal.stock),
+                  tuple(Tile(t.low, t.high) for t in deal.out_of_play), deal.starter,
+                  deal.widow)
+    assert sorted(map(id, copied.all_tiles())) != rules.tiles.identities
+    assert new_hand(rules, copied) == new_hand(rules, deal)
+    wrong = Deal((copied.hands[0][1:] + copied.hands[0][:1], copied.hands[1]), copied.stock,
+                 copied.out_of_play[1:] + copied.hands[0][:1], deal.starter, deal.widow)
+    with pytest.raises(DealError, match="the deal's tiles are not"):
+        new_hand(rules, wrong)
