@@ -8,12 +8,12 @@ functions here never ask which variant they serve.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 
 from dominokit.reference.notation import Action, End, chain_action
 from dominokit.reference.rules import Rules
-from dominokit.reference.tiles import MAX_NOTATION_PIP, TILE_ORDER, Tile
+from dominokit.reference.tiles import MAX_NOTATION_PIP, Tile
 
 Oriented = tuple[int, int]
 
@@ -132,20 +132,46 @@ def plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]
     """Every chain play from ``hand`` onto the open ends (the table is not empty).
 
     Each end and each touching half is its own action (R-ALL-09, R-SZC-05); a double shows
-    one half, so it is one action per end.
+    one half, so it is one action per end. ``_tested_plays`` is the plain definition, testing
+    each tile with ``fits``; this looks each tile up once in what fits both ends together
+    (``_both_end_plays``), then puts the few that fit in tile order.
     """
-    ends = fitting_ends(table, rules)
-    if ends is None:
+    if rules.tiles.max_pip > MAX_NOTATION_PIP:
         return _tested_plays(table, rules, hand)
-    left, right = ends
+    fit = _both_end_plays(rules.parity.policy, rules.tiles.max_pip).get((table.left, table.right))
+    if fit is None:  # an end pip beyond the tiles' (a state read from JSON)
+        return _tested_plays(table, rules, hand)
+    get = fit.get
+    hits = [here for tile in hand if (here := get(tile)) is not None]
+    if len(hits) == 1:
+        return list(hits[0][1])
     out: list[Action] = []
-    for tile in sorted(set(hand), key=TILE_ORDER):
-        here = left.get(tile)
-        if here:
-            out += here
-        here = right.get(tile)
-        if here:
-            out += here
+    for _, actions in sorted(dict(hits).items()):  # in tile order, each tile once
+        out += actions
+    return out
+
+
+RankedPlays = Mapping[Tile, tuple[tuple[int, int], tuple[Action, ...]]]
+"""The tiles that fit either end, each with its place in tile order (low, high) and its
+actions there."""
+
+
+@cache
+def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | None],
+                                                       RankedPlays]:
+    """For each (left, right) pair of end pips (None: not open), the tiles that fit either end
+    with their place in tile order and their actions there, left end first: ``_end_plays`` of
+    both ends, joined once."""
+    table_of = _end_plays(parity, max_pip)
+    pips: list[int | None] = [None, *range(max_pip + 1)]
+    out: dict[tuple[int | None, int | None], RankedPlays] = {}
+    for left in pips:
+        on_left = _NOTHING if left is None else table_of[("L", left)]
+        for right in pips:
+            on_right = _NOTHING if right is None else table_of[("R", right)]
+            out[(left, right)] = {
+                tile: ((tile.low, tile.high), on_left.get(tile, ()) + on_right.get(tile, ()))
+                for tile in {*on_left, *on_right}}
     return out
 
 
@@ -184,6 +210,16 @@ def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
     return _chain((*table.tiles, (touch, other)), table.left, other)
 
 
+_set_tiles, _set_left, _set_right = (getattr(ChainTable, name).__set__
+                                     for name in ("tiles", "left", "right"))
+assert [f.name for f in fields(ChainTable)] == ["tiles", "left", "right"]
+
+
 def _chain(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
-    """``ChainTable(tiles, left, right)``."""
-    return ChainTable(tiles, left, right)
+    """``ChainTable(tiles, left, right)``, written slot by slot: the frozen constructor's
+    ``object.__setattr__`` per field costs about twice as much, at one chain per placement."""
+    chain: ChainTable = object.__new__(ChainTable)
+    _set_tiles(chain, tiles)
+    _set_left(chain, left)
+    _set_right(chain, right)
+    return chain

@@ -146,6 +146,21 @@ def _copies(rules: Rules) -> list[tuple[Tile, ...]]:
     return [rules.tiles.tiles[k::copies] for k in range(copies)]
 
 
+def _check_tile_set(rules: Rules, tiles: list[Tile]) -> None:
+    """Raise DealError, naming the extra and missing tiles, unless ``tiles`` are the
+    variant's tile set counted by value."""
+    have, want = _counts(tiles), rules.tiles.counts
+    if dict.__ne__(have, want):  # no zero counts here, so dict's C comparison is Counter's
+        extra = sorted((have - want).elements())
+        missing = sorted((want - have).elements())
+        raise DealError(
+            "the deal's tiles are not the variant's tile set"
+            + (f"; extra: {_few([str(t) for t in extra])}" if extra else "")
+            + (f"; missing: {_few([str(t) for t in missing])}" if missing else ""),
+            rules.tiles.rule,
+        )
+
+
 def validate_deal(rules: Rules, deal: Deal, hand_sizes: tuple[int, int] | None = None,
                   plan_label: str = "the match's next hand") -> None:
     """Raise DealError, citing the rule, unless the deal fits the variant's setup.
@@ -157,16 +172,9 @@ def validate_deal(rules: Rules, deal: Deal, hand_sizes: tuple[int, int] | None =
     the variant's hand size or its schedule decides.
     """
     setup = rules.setup
-    have, want = _counts(deal.all_tiles()), _counts(rules.tiles.tiles)
-    if dict.__ne__(have, want):  # no zero counts here, so dict's C comparison is Counter's
-        extra = sorted((have - want).elements())
-        missing = sorted((want - have).elements())
-        raise DealError(
-            "the deal's tiles are not the variant's tile set"
-            + (f"; extra: {_few([str(t) for t in extra])}" if extra else "")
-            + (f"; missing: {_few([str(t) for t in missing])}" if missing else ""),
-            rules.tiles.rule,
-        )
+    every_tile = deal.all_tiles()
+    if sorted(map(id, every_tile)) != rules.tiles.identities:  # else the very same objects
+        _check_tile_set(rules, every_tile)
     sizes = (len(deal.hands[0]), len(deal.hands[1]))
     size_rule = setup.deal.rule if setup.hand_size is not None else setup.rule
     if hand_sizes is not None:

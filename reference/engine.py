@@ -9,14 +9,14 @@ breaks, so that the conformance kit can compare the rules two engines cite.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from dominokit.reference import board, board_plain, chain
 from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
 from dominokit.reference.deal import Deal, validate_deal
 from dominokit.reference.errors import IllegalActionError
-from dominokit.reference.notation import Action
+from dominokit.reference.notation import Action, opening_action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.scoring import score_hand
 from dominokit.reference.state import (
@@ -26,8 +26,9 @@ from dominokit.reference.state import (
     Turn,
     event,
     evolve,
+    make_state,
 )
-from dominokit.reference.tiles import Tile
+from dominokit.reference.tiles import TILE_ORDER, Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
@@ -35,6 +36,8 @@ Problem = tuple[str, str]
 
 _NEXT_TURN = Turn()
 """A fresh turn; Turn is frozen, so every state can share this one value."""
+_EXTRA_TURN = Turn(0, True)
+"""The turn after the extra tile's grant (R-PIJ-07), shared like ``_NEXT_TURN``."""
 
 
 def new_hand(variant: str | Variant | Rules, deal: Deal,
@@ -63,7 +66,22 @@ def new_hand(variant: str | Variant | Rules, deal: Deal,
 
 
 def legal_actions(state: HandState) -> list[Action]:
-    """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over."""
+    """Every legal action, sorted by ``Action.sort_key``, each once; [] when the hand is over.
+
+    ``list_legal`` works the list out once per state and the state keeps it (``_legal``,
+    when it is short); each call hands out a fresh list, which the caller may change.
+    """
+    legal = state._legal
+    if legal is not None:
+        return list(legal)
+    actions = list_legal(state)
+    _remember_legal(state, actions)
+    return actions
+
+
+def list_legal(state: HandState) -> list[Action]:
+    """The plain definition of ``legal_actions``: the mover's placements, then a draw and a
+    pass where the draw and pass rules allow them (a stop while an extra tile is pending)."""
     if state.result is not None or state.to_move is None:
         return []
     places = _placements(state, state.to_move)
@@ -80,6 +98,29 @@ def legal_actions(state: HandState) -> list[Action]:
     return actions
 
 
+def _remember_legal(state: HandState, actions: list[Action]) -> None:
+    """Keep ``actions``, the state's ``list_legal``, on the state (a memo, not part of the
+    value) when the list is short (``LISTED_SCAN``): a board's thousands of placements are
+    already kept with the board (``board_table.MEMO``), and a state kept for undo should not
+    hold them twice."""
+    if len(actions) <= LISTED_SCAN:
+        object.__setattr__(state, "_legal", tuple(actions))
+
+
+LISTED_SCAN = 64
+"""The longest legal list a state remembers, and so the longest that ``apply_action``
+searches for the action it is given (by identity, in C). A chain game lists a handful; a
+board lists thousands, where one check by the rules costs less than the search."""
+
+
+def _listed(state: HandState, action: Action) -> bool:
+    """True when ``action`` is, by identity, one of the actions listed for ``state``: it is
+    then legal without checking it again (tests/reference check that every listed action
+    passes ``check_action``). False says nothing: the caller checks."""
+    legal = state._legal
+    return legal is not None and id(action) in map(id, legal)
+
+
 def hand_result(state: HandState) -> HandResult | None:
     """The result once the hand is over, else None."""
     return state.result
@@ -93,9 +134,10 @@ def apply_action(state: HandState, action: Action | str) -> tuple[HandState, lis
     """
     if isinstance(action, str):
         action = Action.parse(action)
-    problem = check_action(state, action)
-    if problem is not None:
-        raise IllegalActionError(str(action), problem[0], problem[1])
+    if not _listed(state, action):
+        problem = check_action(state, action)
+        if problem is not None:
+            raise IllegalActionError(str(action), problem[0], problem[1])
     mover = state.to_move
     assert mover is not None
     events: list[Event] = []
@@ -271,21 +313,17 @@ def _place(state: HandState, mover: int, action: Action, events: list[Event]) ->
         else:
             assert action.end is not None and action.touch is not None
             new_table = chain.lay(table, action.end, tile, action.touch)
-        events.append(event("place", player=mover, action=str(action)))
+        events.append(Event("place", mover, str(action)))
     last = (tile, state.last_placed[1]) if mover == 0 else (state.last_placed[0], tile)
     extra = rules.extra_tile
     # R-PIJ-07 grants one extra placement; the extra placement itself ends the turn.
     goes_on = extra is not None and tile == extra.after and not state.turn.extra
-    return evolve(
-        state,
-        hands=_with_hand(state, mover, _without(state.hands[mover], tile)),
-        table=new_table,
-        points=points,
-        last_placed=last,
-        passes=0,
-        to_move=mover if goes_on else 1 - mover,
-        turn=Turn(0, True) if goes_on else Turn(),
-    )
+    hands = state.hands
+    hand = _without(hands[mover], tile)
+    return make_state(  # evolve(state, hands=..., table=..., ...), one state per action
+        rules, (hand, hands[1]) if mover == 0 else (hands[0], hand), state.stock,
+        state.out_of_play, new_table, state.starter, mover if goes_on else 1 - mover,
+        _EXTRA_TURN if goes_on else _NEXT_TURN, 0, points, last, state.widow, state.result)
 
 
 def _placements(state: HandState, player: int) -> list[Action]:
@@ -295,7 +333,7 @@ def _placements(state: HandState, player: int) -> list[Action]:
     if isinstance(table, BoardTable):
         return table.listing(player, hand)
     if table.empty:
-        return [Action.opening(tile) for tile in sorted(set(hand))]
+        return [opening_action(tile) for tile in sorted(set(hand), key=TILE_ORDER)]
     return chain.plays(table, state.rules, hand)
 
 
@@ -309,15 +347,25 @@ def _can_place(state: HandState, player: int) -> bool:
 
 
 def _anyone_can_place(state: HandState) -> bool:
-    """True when either player has some placement (the block end condition's question)."""
+    """True when either player has some placement (the block end condition's question).
+
+    On a chain, the mover's answer is their legal list, remembered for ``legal_actions``
+    (placements come first in it), and the other player is asked only when the mover is stuck.
+    """
     table = state.table
-    if isinstance(table, ChainTable) and not table.empty:
-        fit = chain.fitting_ends(table, state.rules)
-        if fit is not None:
-            left, right = fit
-            return any(tile in left or tile in right
-                       for hand in state.hands for tile in hand)
+    if isinstance(table, ChainTable) and not table.empty and state.to_move is not None:
+        legal: Sequence[Action] | None = state._legal
+        if legal is None:
+            legal = list_legal(state)
+            _remember_legal(state, legal)
+        if legal and legal[0].kind in _PLACING:
+            return True
+        return _can_place(state, 1 - state.to_move)
     return _can_place(state, 0) or _can_place(state, 1)
+
+
+_PLACING = ("opening", "chain", "board")
+"""The kinds of action that place a tile."""
 
 
 def _draw_allowed(state: HandState, can_place: bool) -> bool:

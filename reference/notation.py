@@ -184,6 +184,21 @@ def chain_action(tile: Tile, end: End, touch: int) -> Action:
     return _unchecked("chain", tile, end, touch, None)
 
 
+def opening_action(tile: Tile) -> Action:
+    """``Action.opening(tile)``, made once per tile and handed out again: every hand of a
+    chain game lists the opening of each tile in the starter's hand."""
+    action = _OPENINGS.get(tile)
+    if action is None:
+        action = Action.opening(tile)
+        if tile.high <= MAX_NOTATION_PIP:
+            _OPENINGS[tile] = action
+    return action
+
+
+_OPENINGS: dict[Tile, Action] = {}
+"""Opening actions already made, by tile; bounded by the tiles the notation writes."""
+
+
 def _unchecked(kind: Kind, tile: Tile | None, end: End | None, touch: int | None,
                cells: tuple[Cell, Cell] | None) -> Action:
     action = object.__new__(Action)

@@ -7,9 +7,10 @@ next to the mechanic in the spec, never from a string in Python.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -33,6 +34,19 @@ class TileSpec:
     copies: int
     rule: str
     tiles: tuple[Tile, ...]
+
+    @cached_property
+    def counts(self) -> Counter[Tile]:
+        """How many of each tile are in play: what every deal's tiles are compared with,
+        counted once per rule set instead of once per hand. Shared: read it, never change it."""
+        return Counter(self.tiles)
+
+    @cached_property
+    def identities(self) -> list[int]:
+        """The ``id`` of each tile in play, sorted: a deal holding these very tile objects (as
+        ``Tile.of`` hands out, and so every deal made from this tile set) holds the tile set,
+        which sorting ints shows more cheaply than counting tiles."""
+        return sorted(map(id, self.tiles))
 
 
 @dataclass(frozen=True)

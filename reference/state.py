@@ -8,15 +8,20 @@ more than it is searched. Callers keep any state they like (a trace's every posi
 differential test's two engines side by side, the kit's shrinking back to an earlier
 position) and compare or hash them, and no caller can leave a state half-undone. The cost
 is one new object per action, kept small: HandState and ChainTable are slotted frozen
-dataclasses (reading a slot is quicker, which pays for the frozen constructor's per-field
-writes) and an Event is a named tuple (built in one step; events are records, created one
-to three per action).
+dataclasses (reading a slot is quicker), which the engine makes by writing each slot once
+through its descriptor (``make_state``; the frozen constructor's ``object.__setattr__`` per
+field cost about twice as much), and an Event is a named tuple (built in one step; events
+are records, created one to three per action).
 
 What the engine works out about a board (each tile's legal placements, brought up to date
 from the board before) is not part of any value: it is kept in ``board_table.MEMO``, a memo
 beside the boards, owned by that module, which holds each board weakly. It changes how fast a
 board answers, never what (tests/reference/test_board_plain.py checks every answer against the plain
-rules). A later, faster engine may keep a mutable core with undo behind this same value API.
+rules). A state also remembers its own legal list once the engine has listed it (``_legal``,
+for lists of a chain game's length): a memo of what the value determines, like an Action's
+remembered spelling, never compared, hashed or written out, so a state read back from JSON
+or made by ``dataclasses.replace`` is the same value without it. A later, faster engine may
+keep a mutable core with undo behind this same value API.
 
 The JSON form is canonical and round-trips; the Rules a state carries are rebuilt from
 variant and options.
@@ -26,11 +31,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, NamedTuple
 
 from dominokit.reference.board_table import BoardPlacement, BoardTable
 from dominokit.reference.chain import ChainTable
+from dominokit.reference.notation import Action
 from dominokit.reference.rules import Rules, load_rules
 from dominokit.reference.tiles import Tile
 
@@ -171,6 +177,15 @@ class HandState:
     last_placed: tuple[Tile | None, Tile | None] = (None, None)
     widow: Pair | None = None
     result: HandResult | None = None
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, compare=False,
+                                              repr=False)
+    """The legal actions once the engine has listed them (``engine.legal_actions``), else
+    None. Like ``Action``'s remembered spelling, a memo of what the value already determines,
+    never part of it (not compared, hashed, shown or written to JSON): a state is listed at
+    the end of the action that made it (the block check needs the mover's placements) and
+    again by the caller choosing a move, and ``apply_action`` finds a listed action in it
+    instead of checking it again. ``evolve`` and ``dataclasses.replace`` make a state
+    without it."""
 
     @property
     def variant(self) -> str:
@@ -257,10 +272,10 @@ def evolve(state: HandState, *, rules: Rules = _SAME, hands: Hands = _SAME,
     """A new state: ``state`` with the given fields changed (``state`` itself is unchanged).
 
     ``dataclasses.replace`` does the same, but finds the fields anew on every call, which cost
-    more than the rules at one new state per action; this is the constructor, called with
-    every field.
+    more than the rules at one new state per action; this fills every field of a new state
+    through ``make_state``, and leaves nothing remembered (``_legal``) from ``state``.
     """
-    return HandState(
+    return make_state(
         state.rules if rules is _SAME else rules,
         state.hands if hands is _SAME else hands,
         state.stock if stock is _SAME else stock,
@@ -275,6 +290,45 @@ def evolve(state: HandState, *, rules: Rules = _SAME, hands: Hands = _SAME,
         state.widow if widow is _SAME else widow,
         state.result if result is _SAME else result,
     )
+
+
+_FIELDS = ("rules", "hands", "stock", "out_of_play", "table", "starter", "to_move", "turn",
+           "passes", "points", "last_placed", "widow", "result", "_legal")
+assert tuple(f.name for f in fields(HandState)) == _FIELDS, "make_state sets every field"
+(_set_rules, _set_hands, _set_stock, _set_out_of_play, _set_table, _set_starter, _set_to_move,
+ _set_turn, _set_passes, _set_points, _set_last_placed, _set_widow, _set_result,
+ _set_legal) = (getattr(HandState, name).__set__ for name in _FIELDS)
+_new = object.__new__
+
+
+def make_state(rules: Rules, hands: Hands, stock: tuple[Tile, ...],
+               out_of_play: tuple[Tile, ...], table: Table, starter: int, to_move: int | None,
+               turn: Turn, passes: int, points: Pair,
+               last_placed: tuple[Tile | None, Tile | None], widow: Pair | None,
+               result: HandResult | None) -> HandState:
+    """``HandState(rules, hands, ..., result)``, built by writing each slot directly.
+
+    The frozen dataclass's constructor writes its fields through ``object.__setattr__``, a
+    look-up and a call per field; writing through each slot's own descriptor, looked up once
+    here, makes a state in about half the time (one state per action). Nothing is checked
+    that the constructor would check: it checks nothing either.
+    """
+    state: HandState = _new(HandState)
+    _set_rules(state, rules)
+    _set_hands(state, hands)
+    _set_stock(state, stock)
+    _set_out_of_play(state, out_of_play)
+    _set_table(state, table)
+    _set_starter(state, starter)
+    _set_to_move(state, to_move)
+    _set_turn(state, turn)
+    _set_passes(state, passes)
+    _set_points(state, points)
+    _set_last_placed(state, last_placed)
+    _set_widow(state, widow)
+    _set_result(state, result)
+    _set_legal(state, None)
+    return state
 
 
 def _player(raw: Any) -> int:
