@@ -175,6 +175,25 @@ def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | N
     return out
 
 
+ShareRanked = Mapping[int, tuple[tuple[int, int], tuple[Action, ...]] | None]
+"""``RankedPlays`` keyed by the ``id`` of each shared tile (``Tile.of``) instead of the tile,
+every shared tile of the pip range a key (None when it fits neither end)."""
+
+
+@cache
+def plays_by_identity(parity: str, max_pip: int) -> dict[tuple[int | None, int | None],
+                                                         ShareRanked]:
+    """``_both_end_plays`` keyed by tile identity, for ``engine.ChainStep``'s listing.
+
+    Hashing a tile is a Python call (``Tile.__hash__``) and a listing looks up every tile of
+    a hand; ``id`` is not. The shared tiles live as long as the process (``tiles._SHARED``),
+    so their ids stay theirs. A tile that is not a key is not a shared tile (one built by
+    ``Tile(low, high)``): the caller then looks the hand up by value (``plays``)."""
+    shared = [Tile.of(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+    return {ends: {id(tile): ranked.get(tile) for tile in shared}
+            for ends, ranked in _both_end_plays(parity, max_pip).items()}
+
+
 def _tested_plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]:
     out: list[Action] = []
     ends = list(table.open_ends())
