@@ -469,8 +469,8 @@ class ChainStep:
         tile, end, touch, table = action.tile, action.end, action.touch, state.table
         assert mover is not None and tile is not None and end is not None
         assert touch is not None and isinstance(table, ChainTable)
-        events = [_new_tuple(Event, ("place", mover, str(action), None, None, None, None,
-                                     None))]
+        events = [_new_tuple(Event, ("place", mover, action._text or str(action), None, None,
+                                     None, None, None))]  # the spelling once made (``str``)
         hands = state.hands
         hand = hands[mover]
         try:  # ``_without``, inline

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from dominokit.reference.board_table import BoardPlacement, BoardTable
@@ -44,6 +45,8 @@ from dominokit.reference.tiles import Tile
 Cell = tuple[int, int]
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
 Pair = tuple[int, int]
+
+_LOW, _HIGH = attrgetter("low"), attrgetter("high")
 
 REASONS = ("domino", "block", "mutual_pass")
 """Why a hand ended; HandResult.reason is one of these."""
@@ -204,8 +207,11 @@ class HandState:
         return self.result is not None
 
     def pips(self) -> Pair:
-        """Pips left in each hand."""
-        return (sum(t.pips for t in self.hands[0]), sum(t.pips for t in self.hands[1]))
+        """Pips left in each hand: ``sum(t.pips for t in hand)``, each half summed in C (every
+        hand's end scores it, sometimes twice)."""
+        first, second = self.hands
+        return (sum(map(_LOW, first)) + sum(map(_HIGH, first)),
+                sum(map(_LOW, second)) + sum(map(_HIGH, second)))
 
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON form (state.schema.json)."""
