@@ -539,8 +539,13 @@ class ChainStep:
         fit = None if by_ends is None else by_ends.get((table.left, table.right))
         if fit is None:  # a tile or end pip the notation cannot write
             return _placements(state, player)
-        try:  # in C throughout: no Python call per tile
-            hits = [*filter(None, map(fit.__getitem__, map(id, state.hands[player])))]
+        get = fit.__getitem__
+        hits = []
+        try:  # no Python-level call per tile (a comprehension or filter cost more here)
+            for tile in state.hands[player]:
+                here = get(id(tile))
+                if here is not None:
+                    hits.append(here)
         except KeyError:  # a tile that is not the shared one: by value
             return _placements(state, player)
         if len(hits) < 2:
