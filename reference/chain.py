@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
 from functools import cache
+from typing import Any
 
 from dominokit.reference.notation import Action, End, chain_action
 from dominokit.reference.rules import Rules
@@ -175,6 +176,25 @@ def _both_end_plays(parity: str, max_pip: int) -> dict[tuple[int | None, int | N
     return out
 
 
+ShareRanked = Mapping[int, tuple[tuple[int, int], tuple[Action, ...]] | None]
+"""``RankedPlays`` keyed by the ``id`` of each shared tile (``Tile.of``) instead of the tile,
+every shared tile of the pip range a key (None when it fits neither end)."""
+
+
+@cache
+def plays_by_identity(parity: str, max_pip: int) -> dict[tuple[int | None, int | None],
+                                                         ShareRanked]:
+    """``_both_end_plays`` keyed by tile identity, for ``engine.ChainStep``'s listing.
+
+    Hashing a tile is a Python call (``Tile.__hash__``) and a listing looks up every tile of
+    a hand; ``id`` is not. The shared tiles live as long as the process (``tiles._SHARED``),
+    so their ids stay theirs. A tile that is not a key is not a shared tile (one built by
+    ``Tile(low, high)``): the caller then looks the hand up by value (``plays``)."""
+    shared = [Tile.of(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)]
+    return {ends: {id(tile): ranked.get(tile) for tile in shared}
+            for ends, ranked in _both_end_plays(parity, max_pip).items()}
+
+
 def _tested_plays(table: ChainTable, rules: Rules, hand: Iterable[Tile]) -> list[Action]:
     out: list[Action] = []
     ends = list(table.open_ends())
@@ -206,20 +226,28 @@ def lay(table: ChainTable, end: End, tile: Tile, touch: int) -> ChainTable:
     """The chain with ``tile`` on ``end``, ``touch`` against it; the far half becomes the end."""
     other = tile.other(touch)
     if end == "L":
-        return _chain(((other, touch), *table.tiles), other, table.right)
-    return _chain((*table.tiles, (touch, other)), table.left, other)
+        return chain_of(((other, touch), *table.tiles), other, table.right)
+    return chain_of((*table.tiles, (touch, other)), table.left, other)
 
 
-_set_tiles, _set_left, _set_right = (getattr(ChainTable, name).__set__
-                                     for name in ("tiles", "left", "right"))
-assert [f.name for f in fields(ChainTable)] == ["tiles", "left", "right"]
+class _Unsealed:
+    """ChainTable's very slots without its frozen ``__setattr__`` (see ``chain_of``)."""
+
+    __slots__ = ("tiles", "left", "right")
 
 
-def _chain(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
-    """``ChainTable(tiles, left, right)``, written slot by slot: the frozen constructor's
-    ``object.__setattr__`` per field costs about twice as much, at one chain per placement."""
-    chain: ChainTable = object.__new__(ChainTable)
-    _set_tiles(chain, tiles)
-    _set_left(chain, left)
-    _set_right(chain, right)
-    return chain
+assert [f.name for f in fields(ChainTable)] == list(_Unsealed.__slots__)
+
+
+def chain_of(tiles: tuple[Oriented, ...], left: int | None, right: int | None) -> ChainTable:
+    """``ChainTable(tiles, left, right)``, built as ``state.make_state`` builds a state: the
+    fields stored on an object of ChainTable's layout, which then becomes a ChainTable. The
+    frozen constructor's ``object.__setattr__`` per field costs several times as much, at one
+    chain per placement."""
+    chain: Any = _Unsealed()
+    chain.tiles = tiles
+    chain.left = left
+    chain.right = right
+    chain.__class__ = ChainTable
+    made: ChainTable = chain
+    return made

@@ -9,6 +9,9 @@ breaks, so that the conformance kit can compare the rules two engines cite.
 from __future__ import annotations
 
 import bisect
+import itertools
+import operator
+import weakref
 from collections.abc import Mapping, Sequence
 
 from dominokit.reference import board, board_plain, chain
@@ -28,7 +31,7 @@ from dominokit.reference.state import (
     evolve,
     make_state,
 )
-from dominokit.reference.tiles import TILE_ORDER, Tile
+from dominokit.reference.tiles import MAX_NOTATION_PIP, TILE_ORDER, Tile
 from dominokit.spec.spec import Variant
 
 Problem = tuple[str, str]
@@ -59,9 +62,8 @@ def new_hand(variant: str | Variant | Rules, deal: Deal,
     else:
         table = ChainTable()
     assert starter is not None  # validate_deal: an alternate starter is given
-    state = HandState(rules=rules, hands=deal.hands, stock=deal.stock,
-                      out_of_play=deal.out_of_play, table=table, starter=starter,
-                      to_move=starter, widow=deal.widow)
+    state = make_state(rules, deal.hands, deal.stock, deal.out_of_play, table, starter,
+                       starter, _NEXT_TURN, 0, (0, 0), (None, None), deal.widow, None)
     return _settle(state, [])[0]
 
 
@@ -134,10 +136,14 @@ def apply_action(state: HandState, action: Action | str) -> tuple[HandState, lis
     """
     if isinstance(action, str):
         action = Action.parse(action)
-    if not _listed(state, action):
+    legal = state._legal
+    if legal is None or id(action) not in map(id, legal):  # not ``_listed``: check it
         problem = check_action(state, action)
         if problem is not None:
             raise IllegalActionError(str(action), problem[0], problem[1])
+    elif action.kind == "chain":  # listed, so legal: the chain's own step (``ChainStep``)
+        step = _STEPS.get(id(state.rules))
+        return (step or chain_step(state.rules)).place(state, action)
     mover = state.to_move
     assert mover is not None
     events: list[Event] = []
@@ -275,7 +281,12 @@ def _with_hand(state: HandState, player: int, hand: tuple[Tile, ...]) -> tuple[
 
 
 def _without(hand: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
-    i = hand.index(tile)
+    """``hand`` less one ``tile``. The tile is looked for by identity first (in C: tiles are
+    shared values, ``Tile.of``), then by value, where ``Tile.__eq__`` is a Python call."""
+    try:
+        i = [*map(id, hand)].index(id(tile))
+    except ValueError:
+        i = hand.index(tile)
     return hand[:i] + hand[i + 1:]
 
 
@@ -399,10 +410,166 @@ def _end_reason(state: HandState) -> str | None:
 
 
 def _settle(state: HandState, events: list[Event]) -> tuple[HandState, list[Event]]:
-    """Check the end conditions; if one holds, score the hand and close it."""
+    """Check the end conditions; if one holds, score the hand and close it.
+
+    A chain in play is settled by its rules' ``ChainStep``, which also lists the next mover's
+    actions; ``settle_plain`` is the plain definition it is tested against."""
+    table = state.table
+    if isinstance(table, ChainTable) and table.tiles and state.to_move is not None:
+        step = _STEPS.get(id(state.rules))
+        return (step or chain_step(state.rules)).settle(state, events)
+    return settle_plain(state, events)
+
+
+def settle_plain(state: HandState, events: list[Event]) -> tuple[HandState, list[Event]]:
+    """The plain definition of ``_settle``: the end conditions in spec order (``_end_reason``),
+    and if one holds, the hand scored and closed."""
     reason = _end_reason(state)
     if reason is None:
         return state, events
+    return _close(state, events, reason)
+
+
+def _close(state: HandState, events: list[Event], reason: str) -> tuple[HandState, list[Event]]:
+    """Score the hand that has just ended for ``reason`` and close it (R-ALL-10)."""
     result = score_hand(state, reason)
     events.append(event("end", result=result))
     return evolve(state, result=result, to_move=None, turn=_NEXT_TURN), events
+
+
+class ChainStep:
+    """A chain game's placement and settling, resolved once per Rules from their data.
+
+    ``apply_action`` hands a listed chain placement here, and ``_settle`` any state with a
+    chain in play. It does what ``_place``, ``settle_plain`` and ``list_legal`` do, in that
+    order, with what they ask of the Rules on every action read once: the extra tile, the end
+    conditions in spec order, the draw and pass policies, and what fits each pair of ends by
+    tile identity (``chain.plays_by_identity``). The mover's placements, which the block check
+    needs, are worked out once and become the remembered legal list. It names no variant, and
+    anything outside what it knows (an end pip beyond the tiles, a tile not shared) goes to
+    the plain functions. tests/reference/test_fast_paths.py compares it with them on every
+    state of random playouts of every chain variant and option set.
+    """
+
+    __slots__ = ("by_ends", "extra_after", "ends", "draw", "pass_always")
+
+    def __init__(self, rules: Rules) -> None:
+        self.by_ends = (None if rules.tiles.max_pip > MAX_NOTATION_PIP
+                        else chain.plays_by_identity(rules.parity.policy, rules.tiles.max_pip))
+        self.extra_after = None if rules.extra_tile is None else rules.extra_tile.after
+        self.ends = tuple((end.condition, end.turns) for end in rules.end)
+        self.draw = rules.draw.policy
+        self.pass_always = rules.pass_.policy == "always"
+
+    def place(self, state: HandState, action: Action) -> tuple[HandState, list[Event]]:
+        """``apply_action`` of a listed chain placement: ``_place``, then ``settle``, with the
+        small helpers they call (``_without``, ``chain.lay``) written out: at one placement
+        per action, each Python call saved is a few per cent of the action."""
+        mover = state.to_move
+        tile, end, touch, table = action.tile, action.end, action.touch, state.table
+        assert mover is not None and tile is not None and end is not None
+        assert touch is not None and isinstance(table, ChainTable)
+        events = [_new_tuple(Event, ("place", mover, action._text or str(action), None, None,
+                                     None, None, None))]  # the spelling once made (``str``)
+        hands = state.hands
+        hand = hands[mover]
+        try:  # ``_without``, inline
+            i = [*map(id, hand)].index(id(tile))
+        except ValueError:
+            i = hand.index(tile)
+        hand = hand[:i] + hand[i + 1:]
+        other = tile.high if touch == tile.low else tile.low  # ``chain.lay``, inline
+        if end == "L":
+            laid = chain.chain_of(((other, touch), *table.tiles), other, table.right)
+        else:
+            laid = chain.chain_of((*table.tiles, (touch, other)), table.left, other)
+        after = self.extra_after
+        # R-PIJ-07 grants one extra placement; the extra placement itself ends the turn.
+        goes_on = after is not None and tile == after and not state.turn.extra
+        last = state.last_placed
+        return self.settle(make_state(
+            state.rules, (hand, hands[1]) if mover == 0 else (hands[0], hand), state.stock,
+            state.out_of_play, laid, state.starter,
+            mover if goes_on else 1 - mover, _EXTRA_TURN if goes_on else _NEXT_TURN, 0,
+            state.points, (tile, last[1]) if mover == 0 else (last[0], tile), state.widow,
+            None), events)
+
+    def settle(self, state: HandState, events: list[Event]) -> tuple[HandState, list[Event]]:
+        """``settle_plain`` of a state with a chain in play and a mover, which also remembers
+        the mover's legal list when the hand goes on (``list_legal``, ``_remember_legal``)."""
+        mover = state.to_move
+        assert mover is not None
+        places: list[Action] | None = None
+        for condition, turns in self.ends:
+            if condition == "domino":
+                if not state.hands[0] or not state.hands[1]:
+                    return _close(state, events, "domino")
+            elif condition == "block":
+                if not state.stock:
+                    places = self.placements(state, mover)
+                    if not places and not self.placements(state, 1 - mover):
+                        return _close(state, events, "block")
+            elif condition == "mutual_pass":
+                if state.passes >= turns:
+                    return _close(state, events, "mutual_pass")
+            else:
+                raise ValueError(f"unknown end condition {condition!r}")
+        actions = self.placements(state, mover) if places is None else places
+        if state.turn.extra:
+            actions.append(Action.STOP)
+        else:
+            draw = self.draw
+            can_draw = bool(state.stock) and (
+                draw == "free" or (draw == "until_fit" and not actions))
+            can_pass = self.pass_always or (not actions and not can_draw)
+            if can_draw:
+                actions.append(Action.DRAW)
+            if can_pass:
+                actions.append(Action.PASS)
+        if len(actions) <= LISTED_SCAN:  # ``_remember_legal``, inline
+            _set_attribute(state, "_legal", tuple(actions))
+        return state, events
+
+    def placements(self, state: HandState, player: int) -> list[Action]:
+        """``_placements`` on a chain in play, a new list: each tile of the hand looked up by
+        identity in what fits the two ends, the few that fit put in tile order, each once."""
+        table = state.table
+        assert isinstance(table, ChainTable)
+        by_ends = self.by_ends
+        fit = None if by_ends is None else by_ends.get((table.left, table.right))
+        if fit is None:  # a tile or end pip the notation cannot write
+            return _placements(state, player)
+        get = fit.__getitem__
+        hits = []
+        try:  # no Python-level call per tile (a comprehension or filter cost more here)
+            for tile in state.hands[player]:
+                here = get(id(tile))
+                if here is not None:
+                    hits.append(here)
+        except KeyError:  # a tile that is not the shared one: by value
+            return _placements(state, player)
+        if len(hits) < 2:
+            return list(hits[0][1]) if hits else []
+        # in tile order, each tile once
+        return [*_joined(map(_second, sorted(dict(hits).items())))]
+
+
+_new_tuple = tuple.__new__
+"""Builds a named tuple (an Event) from all its fields in C, without the Python-level
+``__new__`` a NamedTuple's constructor is."""
+_set_attribute = object.__setattr__
+_joined = itertools.chain.from_iterable
+_second = operator.itemgetter(1)
+
+_STEPS: dict[int, ChainStep] = {}
+"""Each live Rules' ChainStep, by the Rules' ``id`` (Rules hold a mapping, so they do not
+hash); an entry goes when its Rules do (``weakref.finalize``), so an id is never reused."""
+
+
+def chain_step(rules: Rules) -> ChainStep:
+    """The ChainStep of ``rules``, built on first use."""
+    step = _STEPS.get(id(rules))
+    if step is None:
+        step = _STEPS[id(rules)] = ChainStep(rules)
+        weakref.finalize(rules, _STEPS.pop, id(rules), None)
+    return step

@@ -9,8 +9,9 @@ differential test's two engines side by side, the kit's shrinking back to an ear
 position) and compare or hash them, and no caller can leave a state half-undone. The cost
 is one new object per action, kept small: HandState and ChainTable are slotted frozen
 dataclasses (reading a slot is quicker), which the engine makes by writing each slot once
-through its descriptor (``make_state``; the frozen constructor's ``object.__setattr__`` per
-field cost about twice as much), and an Event is a named tuple (built in one step; events
+as a plain attribute of an object of the same layout, which then takes the frozen class
+(``make_state``; the frozen constructor's ``object.__setattr__`` per field cost about six
+times as much), and an Event is a named tuple (built in one step; events
 are records, created one to three per action).
 
 What the engine works out about a board (each tile's legal placements, brought up to date
@@ -32,6 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from dominokit.reference.board_table import BoardPlacement, BoardTable
@@ -43,6 +45,8 @@ from dominokit.reference.tiles import Tile
 Cell = tuple[int, int]
 Hands = tuple[tuple[Tile, ...], tuple[Tile, ...]]
 Pair = tuple[int, int]
+
+_LOW, _HIGH = attrgetter("low"), attrgetter("high")
 
 REASONS = ("domino", "block", "mutual_pass")
 """Why a hand ended; HandResult.reason is one of these."""
@@ -203,8 +207,11 @@ class HandState:
         return self.result is not None
 
     def pips(self) -> Pair:
-        """Pips left in each hand."""
-        return (sum(t.pips for t in self.hands[0]), sum(t.pips for t in self.hands[1]))
+        """Pips left in each hand: ``sum(t.pips for t in hand)``, each half summed in C (every
+        hand's end scores it, sometimes twice)."""
+        first, second = self.hands
+        return (sum(map(_LOW, first)) + sum(map(_HIGH, first)),
+                sum(map(_LOW, second)) + sum(map(_HIGH, second)))
 
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON form (state.schema.json)."""
@@ -295,10 +302,11 @@ def evolve(state: HandState, *, rules: Rules = _SAME, hands: Hands = _SAME,
 _FIELDS = ("rules", "hands", "stock", "out_of_play", "table", "starter", "to_move", "turn",
            "passes", "points", "last_placed", "widow", "result", "_legal")
 assert tuple(f.name for f in fields(HandState)) == _FIELDS, "make_state sets every field"
-(_set_rules, _set_hands, _set_stock, _set_out_of_play, _set_table, _set_starter, _set_to_move,
- _set_turn, _set_passes, _set_points, _set_last_placed, _set_widow, _set_result,
- _set_legal) = (getattr(HandState, name).__set__ for name in _FIELDS)
-_new = object.__new__
+class _Unsealed:
+    """HandState's very slots, in its order, without its frozen ``__setattr__``: a state is
+    written here through plain attribute stores, then given its class (``make_state``)."""
+
+    __slots__ = _FIELDS
 
 
 def make_state(rules: Rules, hands: Hands, stock: tuple[Tile, ...],
@@ -306,29 +314,34 @@ def make_state(rules: Rules, hands: Hands, stock: tuple[Tile, ...],
                turn: Turn, passes: int, points: Pair,
                last_placed: tuple[Tile | None, Tile | None], widow: Pair | None,
                result: HandResult | None) -> HandState:
-    """``HandState(rules, hands, ..., result)``, built by writing each slot directly.
+    """``HandState(rules, hands, ..., result)``, built field by field before anyone sees it.
 
     The frozen dataclass's constructor writes its fields through ``object.__setattr__``, a
-    look-up and a call per field; writing through each slot's own descriptor, looked up once
-    here, makes a state in about half the time (one state per action). Nothing is checked
-    that the constructor would check: it checks nothing either.
+    look-up and a call per field, and even each slot's own descriptor is a call. Here the
+    fields are plain attribute stores on an ``_Unsealed`` object, whose slots are
+    HandState's, and the finished object then becomes a HandState (``__class__`` assignment,
+    which Python allows between classes of one layout): about a third of the descriptors'
+    cost, at one state per action. Nothing writes the state after it is returned; nothing is
+    checked that the constructor would check: it checks nothing either.
     """
-    state: HandState = _new(HandState)
-    _set_rules(state, rules)
-    _set_hands(state, hands)
-    _set_stock(state, stock)
-    _set_out_of_play(state, out_of_play)
-    _set_table(state, table)
-    _set_starter(state, starter)
-    _set_to_move(state, to_move)
-    _set_turn(state, turn)
-    _set_passes(state, passes)
-    _set_points(state, points)
-    _set_last_placed(state, last_placed)
-    _set_widow(state, widow)
-    _set_result(state, result)
-    _set_legal(state, None)
-    return state
+    state: Any = _Unsealed()
+    state.rules = rules
+    state.hands = hands
+    state.stock = stock
+    state.out_of_play = out_of_play
+    state.table = table
+    state.starter = starter
+    state.to_move = to_move
+    state.turn = turn
+    state.passes = passes
+    state.points = points
+    state.last_placed = last_placed
+    state.widow = widow
+    state.result = result
+    state._legal = None
+    state.__class__ = HandState
+    made: HandState = state
+    return made
 
 
 def _player(raw: Any) -> int:
