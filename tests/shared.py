@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import fcntl
 import json
+import os
 import shutil
 import subprocess
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,13 +110,15 @@ def _paths(factory: pytest.TempPathFactory, name: str) -> tuple[Path, Path, Path
 
 
 def _outcome(process: subprocess.Popen[str], timeout: float) -> str:
+    started = time.time()
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         process.kill()
         stdout, stderr = process.communicate()
         stderr += f"\n(killed: still running after {timeout:.0f} s)"
-    return json.dumps({"returncode": process.returncode, "stdout": stdout, "stderr": stderr})
+    return json.dumps({"returncode": process.returncode, "stdout": stdout, "stderr": stderr,
+                       "waited": [started, time.time()], "pid": os.getpid()})
 
 
 def _read(folder: Path, outcome_file: Path) -> Outcome:
