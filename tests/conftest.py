@@ -52,6 +52,21 @@ def pytest_configure(config: pytest.Config) -> None:
         )
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Wait for the background commands this process started (another worker may be about to
+    read what they make), or stop them if the run was interrupted (tests/shared.py)."""
+    from tests.shared import stop_started
+
+    stop_started(wait=exitstatus != pytest.ExitCode.INTERRUPTED)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop any background command still running, whatever ended the run."""
+    from tests.shared import stop_started
+
+    stop_started(wait=False)
+
+
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

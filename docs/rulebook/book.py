@@ -8,6 +8,7 @@ writes and the ``nav:`` of ``mkdocs.yml`` names.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -60,6 +61,8 @@ class TraceInfo:
 
     Read with the fast YAML loader; only the traces that are drawn are loaded in full (with
     ``load_trace``, which checks them), because checking all of them would slow every build.
+    A page maker loads the trace it draws whenever it needs it (a trace is drawn on up to
+    fourteen pages), so each text is loaded and checked once (``_checked``).
     """
 
     id: str
@@ -72,7 +75,7 @@ class TraceInfo:
 
     def load(self) -> Trace:
         """The whole trace, schema-checked (SpecError if it is not valid)."""
-        return load_trace(self.path, self.text)
+        return _checked(self.path, self.text)
 
     @property
     def is_example(self) -> bool:
@@ -82,6 +85,14 @@ class TraceInfo:
 
 
 _LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@functools.cache
+def _checked(path: str, text: str) -> Trace:
+    """``load_trace`` of one trace text, once: checking a trace's schema is most of a book
+    build's time when every page that draws it checks it again. Keyed by the text itself, so
+    an edited file is checked afresh."""
+    return load_trace(path, text)
 
 
 def _trace_infos() -> tuple[TraceInfo, ...]:

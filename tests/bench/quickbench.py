@@ -8,12 +8,16 @@ hand-written text around stale results, so the page rendering is checked by the 
 from __future__ import annotations
 
 import json
+import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from dominokit.bench.command import BEGIN, END
-from dominokit.conformance.commands.cli import main
+from tests.shared import Command, Outcome
+
+REPO = Path(__file__).resolve().parents[2]
 
 SECTIONS = ("playouts", "perft", "protocol", "pijanowski", "conform", "kit")
 """The sections run, in the benchmark's own order (by section order, then name)."""
@@ -37,12 +41,20 @@ class QuickBench:
         return only
 
 
-def run_quick(folder: Path) -> QuickBench:
-    """``dominokit bench --quick`` over ``SECTIONS``, writing into ``folder``."""
-    page = folder / "performance.md"
-    page.write_text(PAGE)
-    out = folder / "bench.json"
-    status = main(["bench", "--quick", "--section", *SECTIONS, "--json", str(out),
-                   "--write-page", str(page)])
+def _write_page(folder: Path) -> None:
+    (folder / "performance.md").write_text(PAGE)
+
+
+COMMAND = Command(
+    (sys.executable, "-m", "dominokit.conformance", "bench", "--quick", "--section", *SECTIONS,
+     "--json", "{out}/bench.json", "--write-page", "{out}/performance.md"),
+    REPO, dict(os.environ), _write_page)
+"""``dominokit bench --quick`` over ``SECTIONS`` into a folder holding ``PAGE``, as a user
+runs it (tests/shared.py starts it once per run, in the background)."""
+
+
+def read_quick(outcome: Outcome) -> QuickBench:
+    """The run ``COMMAND`` made (its exit status, JSON and page)."""
+    out = outcome.folder / "bench.json"
     report = json.loads(out.read_text()) if out.exists() else {}
-    return QuickBench(status, report, page.read_text())
+    return QuickBench(outcome.returncode, report, (outcome.folder / "performance.md").read_text())

@@ -73,20 +73,35 @@ def test_every_report_names_the_kits_own_version(tmp_path: Path) -> None:
     assert f"kit {kit}" in run.stdout.splitlines()[-1]
 
 
-def _differential_run(python: Path, cwd: Path, out: Path) -> dict[str, object]:
-    """The default run's random-hand cases of two games against an engine that errs in one
-    hand, as the JSON report's case records (times left out)."""
-    engine = f"{python} {ROOT / 'tests/conformance/engines/sixth_hand.py'}"
-    run = subprocess.run([str(python), "-m", "dominokit", "conform", "--engine", engine,
-                          "--only", "differential/szczerbak/*", "--only",
-                          "differential/progressive/*", "-j", "1", "--json", str(out),
-                          "--report-dir", str(cwd / "repros")],
-                         capture_output=True, text=True, cwd=cwd, env=clean_env(), timeout=300)
-    assert run.returncode == 1, run.stderr
-    cases = json.loads(out.read_text())["cases"]
-    return {case["id"]: {k: v for k, v in case.items() if k not in ("seconds", "repro",
-                                                                      "repros")}
-            for case in cases}
+def _differential_runs(*runs: tuple[Path, Path]) -> list[dict[str, object]]:
+    """For each (python, folder): the default run's random-hand cases of two games against an
+    engine that errs in one hand, as the JSON report's case records (times left out). The runs
+    go side by side: they are independent, and each is most of this test's time."""
+    started = []
+    for python, cwd in runs:
+        engine = f"{python} {ROOT / 'tests/conformance/engines/sixth_hand.py'}"
+        out = cwd / "report.json"
+        started.append((out, subprocess.Popen(
+            [str(python), "-m", "dominokit", "conform", "--engine", engine,
+             "--only", "differential/szczerbak/*", "--only", "differential/progressive/*",
+             "-j", "1", "--json", str(out), "--report-dir", str(cwd / "repros")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+            env=clean_env())))
+    results = []
+    try:
+        for out, process in started:
+            _, stderr = process.communicate(timeout=300)
+            assert process.returncode == 1, stderr
+            cases = json.loads(out.read_text())["cases"]
+            results.append({case["id"]: {k: v for k, v in case.items()
+                                         if k not in ("seconds", "repro", "repros")}
+                            for case in cases})
+    finally:
+        for _, process in started:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    return results
 
 
 @pytest.mark.slow
@@ -101,8 +116,8 @@ def test_installing_into_a_venv_with_another_hypothesis_keeps_it_and_the_results
     assert installed == OTHER_HYPOTHESIS != version("hypothesis")
     (tmp_path / "there").mkdir()
     (tmp_path / "here").mkdir()
-    there = _differential_run(python, tmp_path / "there", tmp_path / "there.json")
-    here = _differential_run(Path(sys.executable), tmp_path / "here", tmp_path / "here.json")
+    there, here = _differential_runs((python, tmp_path / "there"),
+                                     (Path(sys.executable), tmp_path / "here"))
     assert there == here
     failed = [case for case in here.values() if case["status"] == "failed"]  # type: ignore[index]
     assert failed and "random hand (recorded)" in failed[0]["message"]  # type: ignore[index]

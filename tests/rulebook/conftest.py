@@ -3,11 +3,12 @@
 Building the book (``mkdocs build --strict``, which also vendors Pyodide and writes the play
 pages' bundles) takes minutes, and a Chromium start seconds, so neither is done per module:
 
-* ``site`` is built once per run. Under pytest-xdist every worker asks for it; the first
-  builds into the run's shared temporary folder under a file lock and records the outcome,
-  and the others wait on the lock and use that build (or fail with its error). A name given in
-  ``DOMINOKIT_SITE`` (a site already built from this checkout, ``mkdocs build --strict -d
-  DIR``) is tested instead.
+* ``site`` is built once per run, into the run's shared temporary folder, whichever
+  pytest-xdist worker asks for it: the build starts in the background as soon as a collected
+  test needs the site (tests/shared.py), so it runs beside the tests that come before, and the
+  first test that needs it rarely waits. Its outcome is recorded, and every asker uses that
+  build (or fails with its error). A name given in ``DOMINOKIT_SITE`` (a site already built
+  from this checkout, ``mkdocs build --strict -d DIR``) is tested instead.
 * ``server`` serves it on 127.0.0.1 from a thread, for the whole run (one origin, so the
   browser's cache and compiled-WebAssembly cache serve every play page after the first), and
   records every path it was asked for (``served``).
@@ -23,12 +24,9 @@ where a missing browser is a failure.
 
 from __future__ import annotations
 
-import fcntl
 import http.server
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,6 +37,8 @@ from typing import Any
 
 import pytest
 
+from tests.shared import Command, once_started, start_once
+
 REPO = Path(__file__).resolve().parents[2]
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 BROWSER_FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -48,14 +48,20 @@ DESKTOP_SIZE = (1280, 1000)
 QUIET = {"NO_MKDOCS_2_WARNING": "1", "DISABLE_MKDOCS_2_WARNING": "true"}
 
 
-def _build(out: Path) -> dict[str, Any]:
-    built = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
-         str(REPO / "mkdocs.yml"), "--site-dir", str(out)],
-        cwd=REPO, env={**os.environ, **QUIET}, capture_output=True, text=True, timeout=900,
-        check=False,
-    )
-    return {"returncode": built.returncode, "stdout": built.stdout, "stderr": built.stderr}
+BUILD = Command(
+    (sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file",
+     str(REPO / "mkdocs.yml"), "--site-dir", "{out}"),
+    REPO, {**os.environ, **QUIET})
+SITE = "rulebook-site"
+
+
+def _needs_site(item: pytest.Item) -> bool:
+    return "site" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if not os.environ.get("DOMINOKIT_SITE") and any(map(_needs_site, session.items)):
+        start_once(session.config._tmp_path_factory, SITE, BUILD)  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")
@@ -65,18 +71,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if prebuilt:
         assert (Path(prebuilt) / "index.html").is_file(), f"no site at {prebuilt}"
         return Path(prebuilt)
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # the run's folder, above each worker's own
-    out, outcome = shared / "rulebook-site", shared / "rulebook-site.json"
-    with open(shared / "rulebook-site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not outcome.is_file():
-            outcome.write_text(json.dumps(_build(out)), encoding="utf-8")
-    built = json.loads(outcome.read_text(encoding="utf-8"))
-    assert built["returncode"] == 0, built["stdout"] + built["stderr"]
-    assert "WARNING" not in built["stderr"], built["stderr"]
-    return out
+    built = once_started(tmp_path_factory, SITE, BUILD)
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert "WARNING" not in built.stderr, built.stderr
+    return built.folder
 
 
 def _serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:

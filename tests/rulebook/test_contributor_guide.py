@@ -7,6 +7,13 @@ maps them in a checkout. Only the commands the guide names are run: ``cp``, ``mk
 ``dominokit ...`` (as ``python -m dominokit.conformance``, the same entry point) and
 ``python -m pytest ...``. Every line must succeed, and the copy's own gates then see the new
 game, which no Python file had to mention.
+
+The copy is made once for the module and each line is its own test, in the guide's order (a
+line's test first runs the lines before it that have not run, so any one of them can be run
+alone); the guide's ``python -m pytest`` line is run one test file at a time, each its own
+test and each serially (``-n 0``: the outer run keeps the cores busy, and a pytest-xdist start
+per file would cost more than it saves), since that line passes exactly when each of its
+files passes. Together they take what the one walk took, but no one test takes it all.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -102,14 +110,64 @@ def test_the_walkthrough_names_only_known_commands() -> None:
     assert "dominokit trace record" in traces_text and "--match" in traces_text
 
 
-def test_a_new_game_added_by_the_guide_passes_the_gates(tmp_path: Path) -> None:
+def steps() -> list[list[str]]:
+    """The walk-through's commands, its ``python -m pytest`` line split into one run per file."""
+    out: list[list[str]] = []
+    for argv in walkthrough():
+        if argv[:3] == ["python", "-m", "pytest"]:
+            flags = [a for a in argv[3:] if a.startswith("-")]
+            out += [[*argv[:3], *flags, "-n", "0", a] for a in argv[3:] if not a.startswith("-")]
+        else:
+            out.append(argv)
+    return out
+
+
+STEPS = steps()
+
+
+@dataclass
+class Walk:
+    """The module's copy of the repository and how far the walk-through has gone in it."""
+
+    tmp_path: Path
+    copy: Path
+    env: dict[str, str]
+    done: list[int] = field(default_factory=list)
+    failed: str = ""
+
+    def through(self, last: int) -> None:
+        """Run every step up to ``last`` that has not run, in order; each must succeed (after
+        one has failed, the later ones fail with its output, unrun)."""
+        assert not self.failed, f"an earlier line of the walk-through failed:\n{self.failed}"
+        for index in range(len(self.done), last + 1):
+            argv = STEPS[index]
+            done = _run(argv, self.copy, self.env)
+            if done.returncode != 0:
+                self.failed = (f"$ {shlex.join(argv)}\n{done.stdout[-4000:]}\n"
+                               f"{done.stderr[-4000:]}")
+                raise AssertionError(self.failed)
+            self.done.append(index)
+
+
+@pytest.fixture(scope="module")
+def walk(tmp_path_factory: pytest.TempPathFactory) -> Walk:
+    tmp_path = tmp_path_factory.mktemp("guide")
     copy, root = _copy(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(root), "NO_MKDOCS_2_WARNING": "1"}
     env.pop("PYTEST_ADDOPTS", None)
-    for argv in walkthrough():
-        done = _run(argv, copy, env)
-        assert done.returncode == 0, (
-            f"$ {shlex.join(argv)}\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
+    return Walk(tmp_path, copy, env)
+
+
+@pytest.mark.parametrize("index", range(len(STEPS)),
+                         ids=[" ".join(argv[:2] if argv[0] != "python" else argv[-1:])
+                              + f"-{n}" for n, argv in enumerate(STEPS)])
+def test_each_line_of_the_walkthrough_succeeds_in_turn(walk: Walk, index: int) -> None:
+    walk.through(index)
+
+
+def test_a_new_game_added_by_the_guide_passes_the_gates(walk: Walk) -> None:
+    walk.through(len(STEPS) - 1)
+    copy, env, tmp_path = walk.copy, walk.env, walk.tmp_path
     variant = next(a for argv in walkthrough() if argv[:2] == ["dominokit", "play"]
                    for a in argv[2:3])
     assert (copy / "spec" / "variants" / f"{variant}.yaml").is_file()
