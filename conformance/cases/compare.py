@@ -390,8 +390,8 @@ class Blame:
             ends = self._end_rule(reason) if reason else [e.rule for e in self.rules.end]
             return self._named([*ends, COMMON_RULES["end_checks"]])
         out: list[str] = []
-        if same(expected.get("winner"), got.get("winner")) and any(
-                _swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
+        swapped = any(_swapped(expected.get(key), got.get(key)) for key in ("points", "pips"))
+        if swapped and same(expected.get("winner"), got.get("winner")):
             out.append(COMMON_RULES["players"])  # the right values, the players the other way
         if "winner" in expected and not same(expected.get("winner"), got.get("winner")):
             if expected.get("winner") is None:  # a tie the engine gave to somebody
@@ -422,7 +422,7 @@ class Blame:
             out.extend(term.rule for term in self.rules.terms)
         if "pips" in expected and not same(expected.get("pips"), got.get("pips")):
             out.append(self.rules.structural.own_tiles)
-        if any(_swapped(expected.get(key), got.get(key)) for key in ("points", "pips")):
+        if swapped:
             out.append(COMMON_RULES["players"])
         return self._named(out)
 
